@@ -1,0 +1,77 @@
+/* The C ABI between generated modules and the bridge (transpile._runtime).
+ *
+ * Generated modules know nothing of Python: the bridge unpacks Python
+ * arguments into typed slots, calls an entry point through this ABI and turns
+ * the slots it gets back into Python objects.  Bump TR_ABI_VERSION on any
+ * change; the version is part of every cache key.
+ */
+#ifndef TRANSPILE_RT_ABI_H
+#define TRANSPILE_RT_ABI_H
+
+#include <stdint.h>
+
+#define TR_ABI_VERSION 1
+#define TR_MAX_NDIM 32
+#define TR_MSG_SIZE 488
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes an entry point returns; the bridge maps each to a Python
+ * exception class. */
+enum tr_errcode {
+    TR_OK = 0,
+    TR_ERR_INDEX = 1,
+    TR_ERR_ZERODIV = 2,
+    TR_ERR_VALUE = 3,
+    TR_ERR_TYPE = 4,
+    TR_ERR_ASSERTION = 5,
+    TR_ERR_OVERFLOW = 6,
+    TR_ERR_MEMORY = 7,
+    TR_ERR_RUNTIME = 8,
+    TR_ERR_NOTIMPL = 9
+};
+
+typedef struct tr_error {
+    int32_t code;
+    int32_t line;               /* Python source line, 0 when unknown */
+    char message[TR_MSG_SIZE];
+} tr_error;
+
+/* Heap memory made by generated code.  The data follows this header; the
+ * release function frees both (it lives in the module that allocated). */
+typedef struct tr_buffer {
+    int64_t refcount;
+    void (*release)(struct tr_buffer *);
+    void *data;
+} tr_buffer;
+
+/* An array argument, borrowed for the duration of the call. */
+typedef struct tr_array_in {
+    char *data;
+    const int64_t *shape;
+    const int64_t *strides;     /* in bytes, as NumPy keeps them */
+    void *owner;                /* opaque: the object the array came from */
+} tr_array_in;
+
+/* An array result.  Exactly one of buffer/owner is set: buffer hands one
+ * reference to heap memory to the bridge, owner names an argument object the
+ * data lives in (the result is that object or a view of it). */
+typedef struct tr_array_out {
+    char *data;
+    int64_t shape[TR_MAX_NDIM];
+    int64_t strides[TR_MAX_NDIM]; /* in bytes */
+    tr_buffer *buffer;
+    void *owner;
+} tr_array_out;
+
+/* Slots: args[i] and results[i] point at one leaf each (tuples are
+ * flattened in order, None takes no slot).  Scalars are stored as their C
+ * type (bool as uint8_t, complex as two doubles or floats). */
+typedef int (*tr_entry_fn)(void *const *args, void *const *results, tr_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,232 @@
+// Strided N-d arrays over reference-counted heap buffers or borrowed NumPy
+// memory.  Strides are kept in elements; layout C means "innermost stride is
+// 1" (known at compile time so inner loops vectorize), A means any stride.
+#pragma once
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "abi.h"
+#include "error.hpp"
+#include "scalar.hpp"
+
+#ifndef TR_BOUNDSCHECK
+#define TR_BOUNDSCHECK 1
+#endif
+
+namespace tr {
+
+enum Layout : int { C = 0, A = 1 };
+
+inline void buffer_free(tr_buffer *b) { free(b); }
+
+// Header and data in one allocation; data 64-byte aligned.
+inline tr_buffer *buffer_new(int64_t nbytes) {
+    const int64_t head = 64;
+    int64_t total = (head + (nbytes > 0 ? nbytes : 1) + 63) / 64 * 64;
+    void *p = aligned_alloc(64, (size_t)total);
+    if (!p) raise(TR_ERR_MEMORY, "Unable to allocate %lld bytes for an array", (long long)nbytes);
+    tr_buffer *b = static_cast<tr_buffer *>(p);
+    b->refcount = 1;
+    b->release = buffer_free;
+    b->data = static_cast<char *>(p) + head;
+    return b;
+}
+
+// Keeps an array's memory alive: a heap buffer (counted) or a borrowed
+// argument object (the caller holds it for the whole call).
+struct Owner {
+    tr_buffer *heap = nullptr;
+    void *ext = nullptr;
+    Owner() = default;
+    Owner(const Owner &o) : heap(o.heap), ext(o.ext) {
+        if (heap) __atomic_fetch_add(&heap->refcount, 1, __ATOMIC_RELAXED);
+    }
+    Owner(Owner &&o) noexcept : heap(o.heap), ext(o.ext) { o.heap = nullptr; }
+    Owner &operator=(const Owner &o) {
+        Owner tmp(o);
+        swap(tmp);
+        return *this;
+    }
+    Owner &operator=(Owner &&o) noexcept {
+        swap(o);
+        return *this;
+    }
+    ~Owner() {
+        if (heap && __atomic_sub_fetch(&heap->refcount, 1, __ATOMIC_ACQ_REL) == 0) heap->release(heap);
+    }
+    void swap(Owner &o) noexcept {
+        tr_buffer *h = heap;
+        heap = o.heap;
+        o.heap = h;
+        void *e = ext;
+        ext = o.ext;
+        o.ext = e;
+    }
+};
+
+template <class T, int N, int L = A> struct Array {
+    static_assert(N >= 0 && N <= TR_MAX_NDIM, "unsupported number of dimensions");
+    using value_type = T;
+    static constexpr int ndim = N;
+    static constexpr int layout = L;
+
+    T *data = nullptr;
+    int64_t shape[N > 0 ? N : 1] = {};
+    int64_t strides[N > 0 ? N : 1] = {};
+    Owner owner;
+
+    Array() = default;
+    template <int L2> Array(const Array<T, N, L2> &o) : data(o.data), owner(o.owner) {
+        static_assert(L == A || L2 == L, "a strided array cannot become a unit-stride one");
+        for (int k = 0; k < N; ++k) shape[k] = o.shape[k], strides[k] = o.strides[k];
+    }
+    int64_t stride(int k) const { return (L == C && k == N - 1) ? 1 : strides[k]; }
+    int64_t size() const {
+        int64_t n = 1;
+        for (int k = 0; k < N; ++k) n *= shape[k];
+        return n;
+    }
+    bool c_contiguous() const {
+        int64_t expect = 1;
+        for (int k = N - 1; k >= 0; --k) {
+            if (shape[k] != 1 && stride(k) != expect) return false;
+            expect *= shape[k];
+        }
+        return true;
+    }
+};
+
+template <class X> struct is_array { static constexpr bool value = false; };
+template <class T, int N, int L> struct is_array<Array<T, N, L>> { static constexpr bool value = true; };
+
+// A new C-contiguous array; contents uninitialised.
+template <class T, int N> Array<T, N, C> empty(const int64_t *shape) {
+    Array<T, N, C> a;
+    int64_t n = 1;
+    for (int k = 0; k < N; ++k) {
+        if (shape[k] < 0) raise(TR_ERR_VALUE, "negative dimensions are not allowed");
+        a.shape[k] = shape[k];
+        n *= shape[k];
+    }
+    int64_t s = 1;
+    for (int k = N - 1; k >= 0; --k) a.strides[k] = s, s *= (a.shape[k] > 0 ? a.shape[k] : 1);
+    a.owner.heap = buffer_new(n * (int64_t)sizeof(T));
+    a.data = static_cast<T *>(a.owner.heap->data);
+    return a;
+}
+
+template <class T, int N, int L> Array<T, N, L> from_arg(void *slot) {
+    const tr_array_in *in = static_cast<const tr_array_in *>(slot);
+    Array<T, N, L> a;
+    a.data = reinterpret_cast<T *>(in->data);
+    for (int k = 0; k < N; ++k) {
+        a.shape[k] = in->shape[k];
+        a.strides[k] = in->strides[k] / (int64_t)sizeof(T);
+    }
+    a.owner.ext = in->owner;
+    return a;
+}
+
+template <class T, int N, int L> void to_result(void *slot, Array<T, N, L> a) {
+    tr_array_out *out = static_cast<tr_array_out *>(slot);
+    out->data = reinterpret_cast<char *>(a.data);
+    for (int k = 0; k < N; ++k) {
+        out->shape[k] = a.shape[k];
+        out->strides[k] = a.stride(k) * (int64_t)sizeof(T);
+    }
+    out->buffer = a.owner.heap;
+    out->owner = a.owner.heap ? nullptr : a.owner.ext;
+    a.owner.heap = nullptr;  // the reference now belongs to the bridge
+}
+
+template <class T> void to_result(void *slot, T v) { *static_cast<T *>(slot) = v; }
+inline void to_result(void *slot, bool v) { *static_cast<uint8_t *>(slot) = v; }
+
+template <class T> T scalar_arg(void *slot) { return *static_cast<T *>(slot); }
+template <> inline bool scalar_arg<bool>(void *slot) { return *static_cast<uint8_t *>(slot) != 0; }
+
+// Wraps a negative index and checks bounds (NumPy's wording).
+inline int64_t wrap_index(int64_t i, int axis, int64_t n) {
+    int64_t j = i < 0 ? i + n : i;
+#if TR_BOUNDSCHECK
+    if ((uint64_t)j >= (uint64_t)n) index_error(i, axis, n);
+#endif
+    return j;
+}
+
+template <class T, int N, int L, class... I> inline T &at(const Array<T, N, L> &a, I... idx) {
+    static_assert(sizeof...(I) == N, "element access needs one index per dimension");
+    const int64_t ix[N > 0 ? N : 1] = {int64_t(idx)...};
+    int64_t off = 0;
+    for (int k = 0; k < N; ++k) off += wrap_index(ix[k], k, a.shape[k]) * a.stride(k);
+    return a.data[off];
+}
+
+// Calls f(offset) for every element of `shape` in C order, offset computed
+// from `strides`.
+template <int N, class F> inline void for_each_offset(const int64_t *shape, const int64_t *strides, F &&f) {
+    if constexpr (N == 0) {
+        f(int64_t(0));
+    } else {
+        for (int k = 0; k < N; ++k)
+            if (shape[k] == 0) return;
+        int64_t idx[N] = {};
+        int64_t off = 0;
+        for (;;) {
+            for (int64_t j = 0; j < shape[N - 1]; ++j) f(off + j * strides[N - 1]);
+            int k = N - 2;
+            for (; k >= 0; --k) {
+                off += strides[k];
+                if (++idx[k] < shape[k]) break;
+                off -= idx[k] * strides[k];
+                idx[k] = 0;
+            }
+            if (k < 0) return;
+        }
+    }
+}
+
+template <class T, int N, int L, class F> inline void for_each(const Array<T, N, L> &a, F &&f) {
+    int64_t st[N > 0 ? N : 1];
+    for (int k = 0; k < N; ++k) st[k] = a.stride(k);
+    T *d = a.data;
+    for_each_offset<N>(a.shape, st, [&](int64_t off) { f(d[off]); });
+}
+
+}  // namespace tr
+
+namespace tr {
+// The value of a Python None in compiled code.
+struct none_t {
+    bool operator==(none_t) const { return true; }
+    explicit operator bool() const { return false; }
+};
+}  // namespace tr
+
+#include <tuple>
+namespace tr {
+// Python truthiness of compiled scalars and tuples.
+template <class T> inline bool truthy(const T &v) { return bool(v); }
+template <class... X> inline bool truthy(const std::tuple<X...> &) { return sizeof...(X) > 0; }
+
+// t[i] for a tuple whose items share one type.
+template <class T0, class... X> inline T0 tuple_get(const std::tuple<T0, X...> &t, int64_t i) {
+    constexpr int64_t n = 1 + sizeof...(X);
+    int64_t j = i < 0 ? i + n : i;
+    if (j < 0 || j >= n) raise(TR_ERR_INDEX, "tuple index out of range");
+    T0 out{};
+    int64_t k = 0;
+    std::apply([&](const auto &...x) { ((k++ == j ? (void)(out = x) : (void)0), ...); }, t);
+    return out;
+}
+}  // namespace tr
+
+namespace tr {
+inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
+// Number of values of range(start, stop, step).
+inline int64_t range_len(int64_t start, int64_t stop, int64_t step) {
+    if (step == 0) raise(TR_ERR_VALUE, "range() arg 3 must not be zero");
+    if (step > 0) return start < stop ? (stop - start - 1) / step + 1 : 0;
+    return start > stop ? (start - stop - 1) / (-step) + 1 : 0;
+}
+}  // namespace tr

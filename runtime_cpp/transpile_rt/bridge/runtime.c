@@ -1,0 +1,843 @@
+/* transpile._runtime: the one prebuilt module that talks to Python.
+ *
+ * Generated modules are plain C++ behind the ABI of abi.h.  This module
+ * loads them, keeps the compiled specializations of each @jit function, and
+ * on every call matches the Python arguments against those specializations,
+ * unpacks them into typed slots, calls the entry point and boxes the result.
+ * The hot path uses the raw C API (vectorcall, exact type checks) because a
+ * call must cost about as much as calling a plain C function from Python.
+ * Anything it does not recognise goes to the Python side (`impl._slow_call`),
+ * which types the arguments, compiles and registers a new specialization.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <dlfcn.h>
+#include <stddef.h>
+#include <string.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
+
+#include "../abi.h"
+
+/* Leaf and node kinds of a type descriptor (keep in step with
+ * transpile/hir/types.py). */
+enum {
+    K_NONE = 0,
+    K_PYBOOL = 1,
+    K_PYINT = 2,
+    K_PYFLOAT = 3,
+    K_PYCOMPLEX = 4,
+    K_NPSCALAR = 5,
+    K_ARRAY = 6,
+    K_TUPLE = 7
+};
+enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
+
+#define MAX_LEAVES 64
+#define MAX_NODES 256
+
+typedef struct {
+    int kind;
+    int typenum; /* K_NPSCALAR, K_ARRAY */
+    int ndim;    /* K_ARRAY */
+    int layout;  /* K_ARRAY */
+    int readonly;/* K_ARRAY */
+    int n;       /* K_TUPLE: number of children */
+} Node;
+
+typedef struct {
+    Node *args; /* prefix order, one tree per positional argument */
+    int nargs;
+    Node *res;
+    tr_entry_fn fn;
+} Overload;
+
+typedef union {
+    int64_t i;
+    uint64_t u;
+    double d;
+    float f;
+    double c[2];
+    uint8_t b;
+    tr_array_in a;
+} Slot;
+
+static int canonical_typenum[NPY_NTYPES_LEGACY];
+static PyTypeObject *scalar_type_of[NPY_NTYPES_LEGACY];
+static PyArray_Descr *descr_of[NPY_NTYPES_LEGACY];
+
+static int supported_typenum(int t) {
+    switch (t) {
+    case NPY_BOOL: case NPY_BYTE: case NPY_UBYTE: case NPY_SHORT: case NPY_USHORT:
+    case NPY_INT: case NPY_UINT: case NPY_LONG: case NPY_ULONG: case NPY_LONGLONG:
+    case NPY_ULONGLONG: case NPY_FLOAT: case NPY_DOUBLE: case NPY_CFLOAT: case NPY_CDOUBLE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int init_tables(void) {
+    for (int t = 0; t < NPY_NTYPES_LEGACY; ++t) {
+        canonical_typenum[t] = -1;
+        scalar_type_of[t] = NULL;
+        descr_of[t] = NULL;
+    }
+    for (int t = 0; t < NPY_NTYPES_LEGACY; ++t) {
+        if (!supported_typenum(t)) continue;
+        PyArray_Descr *d = PyArray_DescrFromType(t);
+        if (!d) return -1;
+        int canon = t;
+        /* int64/uint64 have two typenums on LP64 (long, long long). */
+        if (t == NPY_LONGLONG && sizeof(long) == 8) canon = NPY_LONG;
+        if (t == NPY_ULONGLONG && sizeof(long) == 8) canon = NPY_ULONG;
+        canonical_typenum[t] = canon;
+        scalar_type_of[t] = d->typeobj;
+        descr_of[t] = d; /* kept for the life of the process */
+    }
+    return 0;
+}
+
+static int scalar_typenum(PyObject *obj) {
+    PyTypeObject *tp = Py_TYPE(obj);
+    for (int t = 0; t < NPY_NTYPES_LEGACY; ++t)
+        if (scalar_type_of[t] == tp) return canonical_typenum[t];
+    return -1;
+}
+
+static int array_layout(PyArrayObject *a) {
+    int f = PyArray_FLAGS(a);
+    if (f & NPY_ARRAY_C_CONTIGUOUS) return LAYOUT_C;
+    if (f & NPY_ARRAY_F_CONTIGUOUS) return LAYOUT_F;
+    return LAYOUT_A;
+}
+
+/* Why an array cannot be passed as it is, or NULL. */
+static const char *array_problem(PyArrayObject *a) {
+    PyArray_Descr *d = PyArray_DESCR(a);
+    int t = d->type_num;
+    if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] < 0) return "its dtype is not supported";
+    if (!PyArray_ISNBO(d->byteorder)) return "its byte order is not the machine's (use .astype(arr.dtype.newbyteorder('=')))";
+    if (!(PyArray_FLAGS(a) & NPY_ARRAY_ALIGNED)) return "its data is not aligned (pass a copy)";
+    if (PyArray_NDIM(a) > TR_MAX_NDIM) return "it has more than 32 dimensions";
+    npy_intp item = PyArray_ITEMSIZE(a);
+    for (int k = 0; k < PyArray_NDIM(a); ++k)
+        if (PyArray_STRIDES(a)[k] % item) return "its strides are not multiples of its item size (pass a copy)";
+    return NULL;
+}
+
+/* ---- describe(obj): the type descriptor of one Python value ---------- */
+
+static int describe_into(PyObject *obj, PyObject *out, int depth) {
+    if (depth > 16) {
+        PyErr_SetString(PyExc_TypeError, "tuples nested more than 16 deep are not supported");
+        return -1;
+    }
+#define PUSH(v) do { PyObject *o_ = PyLong_FromLong(v); if (!o_ || PyList_Append(out, o_) < 0) { Py_XDECREF(o_); return -1; } Py_DECREF(o_); } while (0)
+    if (obj == Py_None) { PUSH(K_NONE); return 0; }
+    if (PyBool_Check(obj)) { PUSH(K_PYBOOL); return 0; }
+    if (PyLong_CheckExact(obj)) { PUSH(K_PYINT); return 0; }
+    if (PyFloat_CheckExact(obj)) { PUSH(K_PYFLOAT); return 0; }
+    if (PyComplex_CheckExact(obj)) { PUSH(K_PYCOMPLEX); return 0; }
+    if (PyArray_Check(obj)) {
+        PyArrayObject *a = (PyArrayObject *)obj;
+        const char *why = array_problem(a);
+        if (why) {
+            PyErr_Format(PyExc_TypeError, "cannot pass this array (dtype %S) to compiled code: %s",
+                         (PyObject *)PyArray_DESCR(a), why);
+            return -1;
+        }
+        PUSH(K_ARRAY);
+        PUSH(canonical_typenum[PyArray_DESCR(a)->type_num]);
+        PUSH(PyArray_NDIM(a));
+        PUSH(array_layout(a));
+        PUSH(!(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE));
+        return 0;
+    }
+    int st = scalar_typenum(obj);
+    if (st >= 0) { PUSH(K_NPSCALAR); PUSH(st); return 0; }
+    if (PyTuple_CheckExact(obj)) {
+        Py_ssize_t n = PyTuple_GET_SIZE(obj);
+        PUSH(K_TUPLE);
+        PUSH((long)n);
+        for (Py_ssize_t i = 0; i < n; ++i)
+            if (describe_into(PyTuple_GET_ITEM(obj, i), out, depth + 1) < 0) return -1;
+        return 0;
+    }
+#undef PUSH
+    PyErr_Format(PyExc_TypeError, "values of type '%.200s' are not supported", Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+static PyObject *describe(PyObject *mod, PyObject *obj) {
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    if (describe_into(obj, out, 0) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyObject *t = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return t;
+}
+
+/* ---- descriptors from Python tuples ---------------------------------- */
+
+static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) {
+    Py_ssize_t n = PyTuple_GET_SIZE(flat);
+#define NEXT(dst) do { if (*pos >= n) goto bad; dst = (int)PyLong_AsLong(PyTuple_GET_ITEM(flat, (*pos)++)); if (dst == -1 && PyErr_Occurred()) return -1; } while (0)
+    if (*count >= MAX_NODES) goto bad;
+    Node *node = &nodes[(*count)++];
+    memset(node, 0, sizeof *node);
+    NEXT(node->kind);
+    switch (node->kind) {
+    case K_NONE: case K_PYBOOL: case K_PYINT: case K_PYFLOAT: case K_PYCOMPLEX:
+        return 0;
+    case K_NPSCALAR:
+        NEXT(node->typenum);
+        if (node->typenum < 0 || node->typenum >= NPY_NTYPES_LEGACY || !descr_of[node->typenum]) goto bad;
+        return 0;
+    case K_ARRAY:
+        NEXT(node->typenum);
+        NEXT(node->ndim);
+        NEXT(node->layout);
+        NEXT(node->readonly);
+        if (node->typenum < 0 || node->typenum >= NPY_NTYPES_LEGACY || !descr_of[node->typenum]) goto bad;
+        return 0;
+    case K_TUPLE: {
+        NEXT(node->n);
+        for (int i = 0; i < node->n; ++i)
+            if (parse_tree(flat, pos, nodes, count) < 0) return -1;
+        return 0;
+    }
+    }
+#undef NEXT
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed type descriptor");
+    return -1;
+}
+
+/* ---- matching and unpacking ------------------------------------------ */
+
+/* Matches `obj` against the tree at nodes[*ni] and fills slots; returns 1
+ * on a match, 0 otherwise, -1 with an exception set. */
+static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *si) {
+    const Node *node = &nodes[(*ni)++];
+    switch (node->kind) {
+    case K_NONE:
+        return obj == Py_None;
+    case K_PYFLOAT:
+        if (!PyFloat_CheckExact(obj)) return 0;
+        slots[(*si)++].d = PyFloat_AS_DOUBLE(obj);
+        return 1;
+    case K_PYINT: {
+        if (!PyLong_CheckExact(obj)) return 0;
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "Python int too large to convert to int64 (compiled code uses 64-bit integers)");
+            return -1;
+        }
+        slots[(*si)++].i = v;
+        return 1;
+    }
+    case K_PYBOOL:
+        if (!PyBool_Check(obj)) return 0;
+        slots[(*si)++].b = obj == Py_True;
+        return 1;
+    case K_PYCOMPLEX:
+        if (!PyComplex_CheckExact(obj)) return 0;
+        slots[*si].c[0] = PyComplex_RealAsDouble(obj);
+        slots[(*si)++].c[1] = PyComplex_ImagAsDouble(obj);
+        return 1;
+    case K_NPSCALAR: {
+        PyTypeObject *tp = Py_TYPE(obj);
+        if (tp != scalar_type_of[node->typenum]) {
+            int st = scalar_typenum(obj);
+            if (st != node->typenum) return 0;
+        }
+        PyArray_ScalarAsCtype(obj, &slots[(*si)++]);
+        return 1;
+    }
+    case K_ARRAY: {
+        if (!PyArray_Check(obj)) return 0;
+        PyArrayObject *a = (PyArrayObject *)obj;
+        PyArray_Descr *d = PyArray_DESCR(a);
+        int t = d->type_num;
+        if (t != node->typenum) {
+            if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != node->typenum) return 0;
+        }
+        if (PyArray_NDIM(a) != node->ndim) return 0;
+        int flags = PyArray_FLAGS(a);
+        if (!(flags & NPY_ARRAY_ALIGNED) || !PyArray_ISNBO(d->byteorder)) return 0;
+        if (node->readonly != !(flags & NPY_ARRAY_WRITEABLE)) return 0;
+        if (array_layout(a) != node->layout) return 0;
+        npy_intp item = PyArray_ITEMSIZE(a);
+        for (int k = 0; k < node->ndim; ++k)
+            if (PyArray_STRIDES(a)[k] % item) return 0;
+        tr_array_in *in = &slots[(*si)++].a;
+        in->data = PyArray_BYTES(a);
+        in->shape = (const int64_t *)PyArray_DIMS(a);
+        in->strides = (const int64_t *)PyArray_STRIDES(a);
+        in->owner = obj;
+        return 1;
+    }
+    case K_TUPLE: {
+        if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != node->n) return 0;
+        for (int i = 0; i < node->n; ++i) {
+            int r = unpack(PyTuple_GET_ITEM(obj, i), nodes, ni, slots, si);
+            if (r != 1) return r;
+        }
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* ---- boxing results --------------------------------------------------- */
+
+static void release_capsule(PyObject *cap) {
+    tr_buffer *b = (tr_buffer *)PyCapsule_GetPointer(cap, "transpile.buffer");
+    if (b && __atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) == 0) b->release(b);
+}
+
+static int same_view(PyArrayObject *a, const tr_array_out *o, int ndim) {
+    if (PyArray_BYTES(a) != o->data || PyArray_NDIM(a) != ndim) return 0;
+    for (int k = 0; k < ndim; ++k)
+        if (PyArray_DIMS(a)[k] != o->shape[k] || (PyArray_DIMS(a)[k] > 1 && PyArray_STRIDES(a)[k] != o->strides[k]))
+            return 0;
+    return 1;
+}
+
+static PyObject *box_array(const Node *node, tr_array_out *o) {
+    PyArray_Descr *d = descr_of[node->typenum];
+    npy_intp *shape = (npy_intp *)o->shape;
+    npy_intp *strides = (npy_intp *)o->strides;
+    if (o->buffer) {
+        PyObject *cap = PyCapsule_New(o->buffer, "transpile.buffer", release_capsule);
+        if (!cap) {
+            release_capsule(NULL);
+            return NULL;
+        }
+        Py_INCREF(d);
+        PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, d, node->ndim, shape, strides, o->data,
+                                             NPY_ARRAY_WRITEABLE, NULL);
+        if (!arr) {
+            Py_DECREF(cap);
+            return NULL;
+        }
+        if (PyArray_SetBaseObject((PyArrayObject *)arr, cap) < 0) {
+            Py_DECREF(arr);
+            return NULL;
+        }
+        return arr;
+    }
+    if (o->owner) {
+        PyArrayObject *base = (PyArrayObject *)o->owner;
+        if (same_view(base, o, node->ndim) && canonical_typenum[PyArray_DESCR(base)->type_num] == node->typenum) {
+            Py_INCREF(base);
+            return (PyObject *)base;
+        }
+        Py_INCREF(d);
+        int flags = PyArray_FLAGS(base) & NPY_ARRAY_WRITEABLE;
+        PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, d, node->ndim, shape, strides, o->data, flags, NULL);
+        if (!arr) return NULL;
+        Py_INCREF(base);
+        if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)base) < 0) {
+            Py_DECREF(arr);
+            return NULL;
+        }
+        return arr;
+    }
+    /* Memory of the module itself (a frozen constant) or no memory at all:
+     * hand back a copy the caller owns. */
+    Py_INCREF(d);
+    PyObject *fresh = PyArray_NewFromDescr(&PyArray_Type, d, node->ndim, shape, NULL, NULL, 0, NULL);
+    if (!fresh || !o->data) return fresh;
+    Py_INCREF(d);
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, d, node->ndim, shape, strides, o->data, 0, NULL);
+    if (!view) {
+        Py_DECREF(fresh);
+        return NULL;
+    }
+    int rc = PyArray_CopyInto((PyArrayObject *)fresh, (PyArrayObject *)view);
+    Py_DECREF(view);
+    if (rc < 0) {
+        Py_DECREF(fresh);
+        return NULL;
+    }
+    return fresh;
+}
+
+static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
+    const Node *node = &nodes[(*ni)++];
+    switch (node->kind) {
+    case K_NONE:
+        Py_RETURN_NONE;
+    case K_PYBOOL:
+        return PyBool_FromLong(*(uint8_t *)slots[(*si)++]);
+    case K_PYINT:
+        return PyLong_FromLongLong(*(int64_t *)slots[(*si)++]);
+    case K_PYFLOAT:
+        return PyFloat_FromDouble(*(double *)slots[(*si)++]);
+    case K_PYCOMPLEX: {
+        double *c = (double *)slots[(*si)++];
+        return PyComplex_FromDoubles(c[0], c[1]);
+    }
+    case K_NPSCALAR:
+        return PyArray_Scalar(slots[(*si)++], descr_of[node->typenum], NULL);
+    case K_ARRAY:
+        return box_array(node, (tr_array_out *)slots[(*si)++]);
+    case K_TUPLE: {
+        PyObject *t = PyTuple_New(node->n);
+        if (!t) return NULL;
+        for (int i = 0; i < node->n; ++i) {
+            PyObject *item = box(nodes, ni, slots, si);
+            if (!item) {
+                Py_DECREF(t);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(t, i, item);
+        }
+        return t;
+    }
+    }
+    PyErr_SetString(PyExc_SystemError, "bad result descriptor");
+    return NULL;
+}
+
+/* Releases array results that will not be boxed (after a failure). */
+static void drop_results(const Node *nodes, int count, void *const *slots) {
+    int si = 0;
+    for (int i = 0; i < count; ++i) {
+        const Node *n = &nodes[i];
+        if (n->kind == K_NONE || n->kind == K_TUPLE) continue;
+        if (n->kind == K_ARRAY) {
+            tr_array_out *o = (tr_array_out *)slots[si];
+            if (o->buffer && __atomic_sub_fetch(&o->buffer->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+                o->buffer->release(o->buffer);
+            o->buffer = NULL;
+        }
+        ++si;
+    }
+}
+
+/* ---- the Dispatcher type --------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *dict;
+    PyObject *impl;      /* Python side: _slow_call(args, kwargs), everything else */
+    PyObject *defaults;  /* tuple of trailing positional defaults, or NULL */
+    PyObject *filename;  /* for the note on runtime errors */
+    int nparams;
+    Overload *overloads;
+    int n_overloads;
+    int cap_overloads;
+} Dispatcher;
+
+static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
+    PyObject *type;
+    switch (err->code) {
+    case TR_ERR_INDEX: type = PyExc_IndexError; break;
+    case TR_ERR_ZERODIV: type = PyExc_ZeroDivisionError; break;
+    case TR_ERR_VALUE: type = PyExc_ValueError; break;
+    case TR_ERR_TYPE: type = PyExc_TypeError; break;
+    case TR_ERR_ASSERTION: type = PyExc_AssertionError; break;
+    case TR_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    case TR_ERR_MEMORY: type = PyExc_MemoryError; break;
+    case TR_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
+    default: type = PyExc_RuntimeError; break;
+    }
+    if (err->code == TR_ERR_ASSERTION && err->message[0] == 0)
+        PyErr_SetNone(type);
+    else
+        PyErr_SetString(type, err->message);
+    if (err->line > 0 && self->filename) {
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        PyErr_NormalizeException(&et, &ev, &tb);
+        PyObject *note = PyUnicode_FromFormat("raised in compiled code at %U:%d", self->filename, err->line);
+        if (note && ev) {
+            PyObject *r = PyObject_CallMethod(ev, "add_note", "O", note);
+            Py_XDECREF(r);
+        }
+        Py_XDECREF(note);
+        PyErr_Clear();
+        PyErr_Restore(et, ev, tb);
+    }
+    return NULL;
+}
+
+static int count_leaves(const Node *nodes, int count) {
+    int n = 0;
+    for (int i = 0; i < count; ++i)
+        if (nodes[i].kind != K_NONE && nodes[i].kind != K_TUPLE) ++n;
+    return n;
+}
+
+static int tree_size(const Node *nodes) {
+    int need = 1, i = 0;
+    while (need > 0) {
+        --need;
+        if (nodes[i].kind == K_TUPLE) need += nodes[i].n;
+        ++i;
+    }
+    return i;
+}
+
+/* Tries each specialization in order.  Returns a new reference, or NULL with
+ * an exception, or NULL without one when nothing matched. */
+static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs) {
+    Slot slots[MAX_LEAVES];
+    void *argp[MAX_LEAVES];
+    for (int oi = 0; oi < self->n_overloads; ++oi) {
+        Overload *ov = &self->overloads[oi];
+        if (ov->nargs != nargs) continue;
+        int ni = 0, si = 0, ok = 1;
+        for (Py_ssize_t i = 0; i < nargs && ok; ++i) {
+            int r = unpack(args[i], ov->args, &ni, slots, &si);
+            if (r < 0) return NULL;
+            ok = r;
+        }
+        if (!ok) continue;
+        for (int i = 0; i < si; ++i) argp[i] = &slots[i];
+
+        int res_nodes = tree_size(ov->res);
+        int nres = count_leaves(ov->res, res_nodes);
+        Slot rslots[MAX_LEAVES];
+        tr_array_out aouts_local[2];
+        tr_array_out *aouts = aouts_local;
+        int narr = 0;
+        for (int i = 0; i < res_nodes; ++i)
+            if (ov->res[i].kind == K_ARRAY) ++narr;
+        if (narr > 2) {
+            aouts = PyMem_Calloc(narr, sizeof(tr_array_out));
+            if (!aouts) return PyErr_NoMemory();
+        }
+        void *resp[MAX_LEAVES];
+        int ai = 0, ri = 0;
+        for (int i = 0; i < res_nodes; ++i) {
+            int k = ov->res[i].kind;
+            if (k == K_NONE || k == K_TUPLE) continue;
+            if (k == K_ARRAY) {
+                memset(&aouts[ai], 0, sizeof(tr_array_out));
+                resp[ri++] = &aouts[ai++];
+            } else {
+                rslots[ri].c[0] = rslots[ri].c[1] = 0;
+                resp[ri] = &rslots[ri];
+                ++ri;
+            }
+        }
+        (void)nres;
+        tr_error err;
+        err.code = 0;
+        err.line = 0;
+        err.message[0] = 0;
+        int rc = ov->fn(argp, resp, &err);
+        PyObject *result;
+        if (rc != 0) {
+            drop_results(ov->res, res_nodes, resp);
+            result = raise_entry_error(self, &err);
+            if (!result && !PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "entry failed");
+        } else {
+            int bi = 0, bs = 0;
+            result = box(ov->res, &bi, resp, &bs);
+            if (!result) drop_results(ov->res, res_nodes, resp);
+        }
+        if (aouts != aouts_local) PyMem_Free(aouts);
+        return result;
+    }
+    return NULL;
+}
+
+static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames) {
+    PyObject *tuple = PyTuple_New((Py_ssize_t)nargs);
+    if (!tuple) return NULL;
+    for (size_t i = 0; i < nargs; ++i) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(tuple, i, args[i]);
+    }
+    PyObject *kwargs = Py_None;
+    Py_INCREF(kwargs);
+    if (kwnames && PyTuple_GET_SIZE(kwnames)) {
+        Py_DECREF(kwargs);
+        kwargs = PyDict_New();
+        if (!kwargs) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i)
+            if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+                Py_DECREF(tuple);
+                Py_DECREF(kwargs);
+                return NULL;
+            }
+    }
+    PyObject *r = PyObject_CallMethod(self->impl, "_slow_call", "OO", tuple, kwargs);
+    Py_DECREF(tuple);
+    Py_DECREF(kwargs);
+    return r;
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Dispatcher *self = (Dispatcher *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames && PyTuple_GET_SIZE(kwnames)) return slow_call(self, args, nargs, kwnames);
+    PyObject *full[MAX_LEAVES];
+    if (nargs < self->nparams && self->defaults) {
+        Py_ssize_t nd = PyTuple_GET_SIZE(self->defaults);
+        if (nargs + nd >= self->nparams && self->nparams <= MAX_LEAVES) {
+            for (Py_ssize_t i = 0; i < nargs; ++i) full[i] = args[i];
+            for (Py_ssize_t i = nargs; i < self->nparams; ++i)
+                full[i] = PyTuple_GET_ITEM(self->defaults, nd - (self->nparams - i));
+            args = full;
+            nargs = self->nparams;
+        }
+    }
+    PyObject *r = try_overloads(self, args, nargs);
+    if (r || PyErr_Occurred()) return r;
+    return slow_call(self, args, nargs, NULL);
+}
+
+static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kw) {
+    PyObject *impl;
+    if (!PyArg_ParseTuple(args, "O:Dispatcher", &impl)) return -1;
+    Py_INCREF(impl);
+    Py_XSETREF(self->impl, impl);
+    self->vectorcall = dispatcher_vectorcall;
+    return 0;
+}
+
+static void free_overloads(Dispatcher *self) {
+    for (int i = 0; i < self->n_overloads; ++i) {
+        PyMem_Free(self->overloads[i].args);
+        PyMem_Free(self->overloads[i].res);
+    }
+    PyMem_Free(self->overloads);
+    self->overloads = NULL;
+    self->n_overloads = self->cap_overloads = 0;
+}
+
+static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
+    Py_VISIT(self->dict);
+    Py_VISIT(self->impl);
+    Py_VISIT(self->defaults);
+    return 0;
+}
+
+static int dispatcher_clear(Dispatcher *self) {
+    Py_CLEAR(self->dict);
+    Py_CLEAR(self->impl);
+    Py_CLEAR(self->defaults);
+    Py_CLEAR(self->filename);
+    return 0;
+}
+
+static void dispatcher_dealloc(Dispatcher *self) {
+    PyObject_GC_UnTrack(self);
+    dispatcher_clear(self);
+    free_overloads(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Node *parse_desc(PyObject *flat, int *ntrees_out, int want_trees) {
+    if (!PyTuple_Check(flat)) {
+        PyErr_SetString(PyExc_TypeError, "descriptor must be a tuple");
+        return NULL;
+    }
+    Node *nodes = PyMem_Calloc(MAX_NODES, sizeof(Node));
+    if (!nodes) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    int count = 0, trees = 0;
+    while (pos < PyTuple_GET_SIZE(flat)) {
+        if (parse_tree(flat, &pos, nodes, &count) < 0) {
+            PyMem_Free(nodes);
+            return NULL;
+        }
+        ++trees;
+    }
+    if (want_trees >= 0 && trees != want_trees) {
+        PyMem_Free(nodes);
+        PyErr_SetString(PyExc_ValueError, "descriptor has the wrong number of values");
+        return NULL;
+    }
+    if (count_leaves(nodes, count) > MAX_LEAVES) {
+        PyMem_Free(nodes);
+        PyErr_SetString(PyExc_TypeError, "more than 64 scalar or array values in one signature");
+        return NULL;
+    }
+    *ntrees_out = trees;
+    return nodes;
+}
+
+static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
+    PyObject *argdesc, *resdesc;
+    unsigned long long address;
+    if (!PyArg_ParseTuple(args, "OOK:add_overload", &argdesc, &resdesc, &address)) return NULL;
+    int nargs = 0, nres = 0;
+    Node *a = parse_desc(argdesc, &nargs, -1);
+    if (!a) return NULL;
+    Node *r = parse_desc(resdesc, &nres, 1);
+    if (!r) {
+        PyMem_Free(a);
+        return NULL;
+    }
+    if (self->n_overloads == self->cap_overloads) {
+        int cap = self->cap_overloads ? 2 * self->cap_overloads : 4;
+        Overload *grown = PyMem_Realloc(self->overloads, cap * sizeof(Overload));
+        if (!grown) {
+            PyMem_Free(a);
+            PyMem_Free(r);
+            return PyErr_NoMemory();
+        }
+        self->overloads = grown;
+        self->cap_overloads = cap;
+    }
+    Overload *ov = &self->overloads[self->n_overloads++];
+    ov->args = a;
+    ov->nargs = nargs;
+    ov->res = r;
+    ov->fn = (tr_entry_fn)(uintptr_t)address;
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_clear_overloads(Dispatcher *self, PyObject *unused) {
+    free_overloads(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_set_params(Dispatcher *self, PyObject *args) {
+    int nparams;
+    PyObject *defaults, *filename;
+    if (!PyArg_ParseTuple(args, "iOO:set_params", &nparams, &defaults, &filename)) return NULL;
+    self->nparams = nparams;
+    Py_XSETREF(self->defaults, defaults == Py_None ? NULL : Py_NewRef(defaults));
+    Py_XSETREF(self->filename, filename == Py_None ? NULL : Py_NewRef(filename));
+    Py_RETURN_NONE;
+}
+
+/* Calls a compiled specialization or raises; never compiles. */
+static PyObject *dispatcher_call_compiled(Dispatcher *self, PyObject *args) {
+    if (!PyTuple_Check(args)) {
+        PyErr_SetString(PyExc_TypeError, "expected a tuple");
+        return NULL;
+    }
+    PyObject *r = try_overloads(self, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args));
+    if (!r && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "no compiled specialization matches these arguments");
+    return r;
+}
+
+static PyObject *dispatcher_getattro(PyObject *self, PyObject *name) {
+    PyObject *r = PyObject_GenericGetAttr(self, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+    PyErr_Clear();
+    return PyObject_GetAttr(((Dispatcher *)self)->impl, name);
+}
+
+static PyObject *dispatcher_repr(Dispatcher *self) { return PyObject_Repr(self->impl); }
+
+static PyObject *dispatcher_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+    if (obj == NULL || obj == Py_None) return Py_NewRef(self);
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *dispatcher_overload_count(Dispatcher *self, void *closure) {
+    return PyLong_FromLong(self->n_overloads);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"add_overload", (PyCFunction)dispatcher_add_overload, METH_VARARGS,
+     "add_overload(arg_descriptor, result_descriptor, entry_address)"},
+    {"clear_overloads", (PyCFunction)dispatcher_clear_overloads, METH_NOARGS, "forget every specialization"},
+    {"set_params", (PyCFunction)dispatcher_set_params, METH_VARARGS,
+     "set_params(n_positional, defaults_tuple_or_None, filename)"},
+    {"call_compiled", (PyCFunction)dispatcher_call_compiled, METH_O, "call a compiled specialization, never compile"},
+    {NULL}};
+
+static PyGetSetDef dispatcher_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {"overload_count", (getter)dispatcher_overload_count, NULL, "number of loaded specializations", NULL},
+    {NULL}};
+
+static PyTypeObject DispatcherType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "transpile._runtime.Dispatcher",
+    .tp_basicsize = sizeof(Dispatcher),
+    .tp_dealloc = (destructor)dispatcher_dealloc,
+    .tp_vectorcall_offset = offsetof(Dispatcher, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_repr = (reprfunc)dispatcher_repr,
+    .tp_getattro = dispatcher_getattro,
+    .tp_setattro = PyObject_GenericSetAttr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "A @jit function: calls its compiled specializations, compiling new ones on demand.",
+    .tp_traverse = (traverseproc)dispatcher_traverse,
+    .tp_clear = (inquiry)dispatcher_clear,
+    .tp_methods = dispatcher_methods,
+    .tp_getset = dispatcher_getset,
+    .tp_descr_get = dispatcher_descr_get,
+    .tp_dictoffset = offsetof(Dispatcher, dict),
+    .tp_init = (initproc)dispatcher_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---- loading generated modules ---------------------------------------- */
+
+static PyObject *load_library(PyObject *mod, PyObject *arg) {
+    PyObject *bytes;
+    if (!PyUnicode_FSConverter(arg, &bytes)) return NULL;
+    void *h = dlopen(PyBytes_AS_STRING(bytes), RTLD_NOW | RTLD_LOCAL);
+    Py_DECREF(bytes);
+    if (!h) {
+        const char *e = dlerror();
+        PyErr_Format(PyExc_ImportError, "cannot load compiled module: %s", e ? e : "unknown error");
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(h);
+}
+
+static PyObject *lookup_symbol(PyObject *mod, PyObject *args) {
+    PyObject *handle;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "Os:symbol", &handle, &name)) return NULL;
+    void *h = PyLong_AsVoidPtr(handle);
+    if (!h && PyErr_Occurred()) return NULL;
+    dlerror();
+    void *p = dlsym(h, name);
+    if (!p) {
+        const char *e = dlerror();
+        PyErr_Format(PyExc_ImportError, "compiled module has no entry '%s': %s", name, e ? e : "");
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(p);
+}
+
+static PyMethodDef module_methods[] = {
+    {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
+    {"load_library", load_library, METH_O, "load_library(path) -> handle"},
+    {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},
+    {NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_runtime",
+                                       "transpile's bridge between Python and generated modules.", -1,
+                                       module_methods};
+
+PyMODINIT_FUNC PyInit__runtime(void) {
+    import_array();
+    if (init_tables() < 0) return NULL;
+    if (PyType_Ready(&DispatcherType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&DispatcherType);
+    if (PyModule_AddObject(m, "Dispatcher", (PyObject *)&DispatcherType) < 0) return NULL;
+    PyModule_AddIntConstant(m, "ABI_VERSION", TR_ABI_VERSION);
+    PyModule_AddIntConstant(m, "MAX_NDIM", TR_MAX_NDIM);
+    return m;
+}

@@ -1,0 +1,336 @@
+// Lazy elementwise array expressions with NumPy broadcasting.  An
+// expression is evaluated in one loop nest with no temporaries (jit_level O1
+// keeps whole statements lazy; O0 evaluates each operation on its own).
+// Every node offers:
+//   ndim, value_type, dim(k), bind(out_shape, M), row<Unit>(idx, M),
+//   unit(), overlaps(lo, hi)
+// where row() returns a cursor whose operator[](j) yields element j of the
+// innermost axis for the outer index idx.
+#pragma once
+#include <type_traits>
+#include "array.hpp"
+#include "ops/operators.hpp"
+
+namespace tr {
+
+struct ExprTag {};
+
+template <class T, int N> struct Leaf : ExprTag {
+    using value_type = T;
+    static constexpr int ndim = N;
+    T *data;
+    int64_t shape[N > 0 ? N : 1];
+    int64_t strides[N > 0 ? N : 1];
+
+    template <int L> explicit Leaf(const Array<T, N, L> &a) : data(a.data) {
+        for (int k = 0; k < N; ++k) shape[k] = a.shape[k], strides[k] = a.stride(k);
+    }
+    int64_t dim(int k) const { return shape[k]; }
+    void bind(const int64_t *out, int M) {
+        for (int k = 0; k < N; ++k)
+            if (shape[k] == 1 && out[M - N + k] != 1) strides[k] = 0;
+    }
+    struct Cursor {
+        const T *p;
+        int64_t s;
+        T operator[](int64_t j) const { return p[j * s]; }
+    };
+    struct UnitCursor {
+        const T *p;
+        T operator[](int64_t j) const { return p[j]; }
+    };
+    template <bool Unit> auto row(const int64_t *idx, int M) const {
+        const T *p = data;
+        for (int k = 0; k + 1 < N; ++k) p += idx[M - N + k] * strides[k];
+        if constexpr (Unit) return UnitCursor{p};
+        else return Cursor{p, N > 0 ? strides[N - 1] : 0};
+    }
+    bool unit() const { return N == 0 || strides[N - 1] == 1 || shape[N - 1] <= 1; }
+    // Address range [lo, hi) this leaf reads.
+    void extent(const char *&lo, const char *&hi) const {
+        const T *a = data, *b = data;
+        for (int k = 0; k < N; ++k) {
+            if (shape[k] == 0) {
+                lo = hi = nullptr;
+                return;
+            }
+            int64_t d = (shape[k] - 1) * strides[k];
+            if (d < 0) a += d;
+            else b += d;
+        }
+        lo = reinterpret_cast<const char *>(a);
+        hi = reinterpret_cast<const char *>(b + 1);
+    }
+    // True when reading this leaf while writing `dst` in the same loop
+    // could see already-written elements (NumPy evaluates the right side
+    // first; we copy to a temporary in that case).
+    template <class D> bool overlaps(const D &dst) const {
+        const char *lo, *hi, *dlo, *dhi;
+        extent(lo, hi);
+        dst.extent(dlo, dhi);
+        if (!lo || !dlo || hi <= dlo || dhi <= lo) return false;
+        if (reinterpret_cast<const void *>(data) != reinterpret_cast<const void *>(dst.data) ||
+            sizeof(T) != sizeof(typename D::value_type))
+            return true;
+        if (N != D::ndim) return true;
+        for (int k = 0; k < N; ++k)
+            if (shape[k] != dst.shape[k] || strides[k] != dst.strides[k]) return true;
+        return false;
+    }
+};
+
+template <class T> struct ScalarLeaf : ExprTag {
+    using value_type = T;
+    static constexpr int ndim = 0;
+    T v;
+    explicit ScalarLeaf(T x) : v(x) {}
+    int64_t dim(int) const { return 1; }
+    void bind(const int64_t *, int) {}
+    struct Cursor {
+        T v;
+        T operator[](int64_t) const { return v; }
+    };
+    template <bool Unit> Cursor row(const int64_t *, int) const { return Cursor{v}; }
+    bool unit() const { return true; }
+    template <class D> bool overlaps(const D &) const { return false; }
+};
+
+template <class X> struct is_expr { static constexpr bool value = __is_base_of(ExprTag, X); };
+
+template <class T, int N, int L> Leaf<T, N> as_expr(const Array<T, N, L> &a) { return Leaf<T, N>(a); }
+template <class X, class = typename X::value_type, int = X::ndim> const X &as_expr(const X &x) { return x; }
+template <class T>
+    requires(!is_array<T>::value && !is_expr<T>::value)
+ScalarLeaf<T> as_expr(const T &v) {
+    return ScalarLeaf<T>(v);
+}
+
+[[noreturn]] __attribute__((cold, noinline)) inline void broadcast_error(const int64_t *a, int na, const int64_t *b,
+                                                                       int nb, bool assign) {
+    char sa[256], sb[256];
+    auto fmt = [](char *s, const int64_t *d, int n) {
+        int p = snprintf(s, 256, "(");
+        for (int k = 0; k < n && p < 240; ++k) p += snprintf(s + p, 256 - p, k + 1 < n || n == 1 ? "%lld," : "%lld", (long long)d[k]);
+        snprintf(s + p, 256 - p, ")");
+    };
+    fmt(sa, a, na);
+    fmt(sb, b, nb);
+    if (assign) raise(TR_ERR_VALUE, "could not broadcast input array from shape %s into shape %s", sa, sb);
+    for (char *c = sa; *c; ++c)
+        if (*c == ',' && c[1] == ')' && na > 1) c[0] = ')', c[1] = 0;
+    for (char *c = sb; *c; ++c)
+        if (*c == ',' && c[1] == ')' && nb > 1) c[0] = ')', c[1] = 0;
+    raise(TR_ERR_VALUE, "operands could not be broadcast together with shapes %s %s ", sa, sb);
+}
+
+template <class E> inline void shape_of(const E &e, int64_t *out) {
+    for (int k = 0; k < E::ndim; ++k) out[k] = e.dim(k);
+}
+
+template <class Op, class CT, class X, class Y> struct Binary : ExprTag {
+    using value_type = decltype(Op::apply(CT(), CT()));
+    static constexpr int ndim = X::ndim > Y::ndim ? X::ndim : Y::ndim;
+    X x;
+    Y y;
+    Binary(const X &a, const Y &b) : x(a), y(b) {}
+    int64_t dim(int k) const {
+        int kx = k - (ndim - X::ndim), ky = k - (ndim - Y::ndim);
+        int64_t a = kx >= 0 ? x.dim(kx) : 1, b = ky >= 0 ? y.dim(ky) : 1;
+        if (a == b || b == 1) return a;
+        if (a == 1) return b;
+        int64_t sa[X::ndim > 0 ? X::ndim : 1], sb[Y::ndim > 0 ? Y::ndim : 1];
+        shape_of(x, sa);
+        shape_of(y, sb);
+        broadcast_error(sa, X::ndim, sb, Y::ndim, false);
+    }
+    void bind(const int64_t *out, int M) {
+        x.bind(out, M);
+        y.bind(out, M);
+    }
+    template <class CX, class CY> struct Cursor {
+        CX cx;
+        CY cy;
+        value_type operator[](int64_t j) const { return Op::apply(cast<CT>(cx[j]), cast<CT>(cy[j])); }
+    };
+    template <bool Unit> auto row(const int64_t *idx, int M) const {
+        auto cx = x.template row<Unit>(idx, M);
+        auto cy = y.template row<Unit>(idx, M);
+        return Cursor<decltype(cx), decltype(cy)>{cx, cy};
+    }
+    bool unit() const { return x.unit() && y.unit(); }
+    template <class D> bool overlaps(const D &d) const { return x.overlaps(d) || y.overlaps(d); }
+};
+
+template <class Op, class CT, class X> struct Unary : ExprTag {
+    using value_type = decltype(Op::apply(CT()));
+    static constexpr int ndim = X::ndim;
+    X x;
+    explicit Unary(const X &a) : x(a) {}
+    int64_t dim(int k) const { return x.dim(k); }
+    void bind(const int64_t *out, int M) { x.bind(out, M); }
+    template <class CX> struct Cursor {
+        CX cx;
+        value_type operator[](int64_t j) const { return Op::apply(cast<CT>(cx[j])); }
+    };
+    template <bool Unit> auto row(const int64_t *idx, int M) const {
+        auto cx = x.template row<Unit>(idx, M);
+        return Cursor<decltype(cx)>{cx};
+    }
+    bool unit() const { return x.unit(); }
+    template <class D> bool overlaps(const D &d) const { return x.overlaps(d); }
+};
+
+// np.where(c, x, y): both branches are evaluated (they are elementwise and
+// cannot fail), as NumPy does.
+template <class CT, class Cond, class X, class Y> struct Select : ExprTag {
+    using value_type = CT;
+    static constexpr int ndim = Cond::ndim > X::ndim ? (Cond::ndim > Y::ndim ? Cond::ndim : Y::ndim)
+                                                     : (X::ndim > Y::ndim ? X::ndim : Y::ndim);
+    Binary<op::eq, int, Cond, Binary<op::eq, int, X, Y>> shape_probe;  // broadcast checking only
+    Cond c;
+    X x;
+    Y y;
+    Select(const Cond &c_, const X &x_, const Y &y_) : shape_probe(c_, Binary<op::eq, int, X, Y>(x_, y_)), c(c_), x(x_), y(y_) {}
+    int64_t dim(int k) const { return shape_probe.dim(k); }
+    void bind(const int64_t *out, int M) {
+        c.bind(out, M);
+        x.bind(out, M);
+        y.bind(out, M);
+    }
+    template <class CC, class CX, class CY> struct Cursor {
+        CC cc;
+        CX cx;
+        CY cy;
+        CT operator[](int64_t j) const { return bool(cc[j]) ? cast<CT>(cx[j]) : cast<CT>(cy[j]); }
+    };
+    template <bool Unit> auto row(const int64_t *idx, int M) const {
+        auto cc = c.template row<Unit>(idx, M);
+        auto cx = x.template row<Unit>(idx, M);
+        auto cy = y.template row<Unit>(idx, M);
+        return Cursor<decltype(cc), decltype(cx), decltype(cy)>{cc, cx, cy};
+    }
+    bool unit() const { return c.unit() && x.unit() && y.unit(); }
+    template <class D> bool overlaps(const D &d) const { return c.overlaps(d) || x.overlaps(d) || y.overlaps(d); }
+};
+
+template <class Op, class CT, class X, class Y> auto binary(const X &x, const Y &y) {
+    using EX = std::remove_cvref_t<decltype(as_expr(x))>;
+    using EY = std::remove_cvref_t<decltype(as_expr(y))>;
+    return Binary<Op, CT, EX, EY>(as_expr(x), as_expr(y));
+}
+template <class Op, class CT, class X> auto unary(const X &x) {
+    using EX = std::remove_cvref_t<decltype(as_expr(x))>;
+    return Unary<Op, CT, EX>(as_expr(x));
+}
+template <class CT, class Cond, class X, class Y> auto select(const Cond &c, const X &x, const Y &y) {
+    using EC = std::remove_cvref_t<decltype(as_expr(c))>;
+    using EX = std::remove_cvref_t<decltype(as_expr(x))>;
+    using EY = std::remove_cvref_t<decltype(as_expr(y))>;
+    return Select<CT, EC, EX, EY>(as_expr(c), as_expr(x), as_expr(y));
+}
+
+// Writes expression `e` into `dst`, broadcasting it to dst's shape.
+template <class T, int N, int L, class E> void assign_expr(const Array<T, N, L> &dst, E e) {
+    static_assert(E::ndim <= N, "cannot assign an array of more dimensions");
+    for (int k = 0; k < E::ndim; ++k) {
+        int64_t d = e.dim(k), o = dst.shape[N - E::ndim + k];
+        if (d != o && d != 1) {
+            int64_t se[E::ndim > 0 ? E::ndim : 1];
+            shape_of(e, se);
+            broadcast_error(se, E::ndim, dst.shape, N, true);
+        }
+    }
+    for (int k = 0; k < N; ++k)
+        if (dst.shape[k] == 0) return;
+    Leaf<T, N> dleaf(dst);
+    if (e.overlaps(dleaf)) {
+        using V = typename E::value_type;
+        int64_t se[E::ndim > 0 ? E::ndim : 1];
+        shape_of(e, se);
+        Array<V, E::ndim, C> tmp = empty<V, E::ndim>(se);
+        assign_expr(tmp, e);
+        assign_expr(dst, Leaf<V, E::ndim>(tmp));
+        return;
+    }
+    e.bind(dst.shape, N);
+    const int64_t inner = N > 0 ? dst.shape[N - 1] : 1;
+    const int64_t ds = N > 0 ? dst.stride(N - 1) : 1;
+    int64_t idx[N > 1 ? N - 1 : 1] = {};
+    T *base = dst.data;
+#if TR_UNIT_PATHS
+    const bool unit = ds == 1 && e.unit();
+#endif
+    for (;;) {
+#if TR_UNIT_PATHS
+        if (unit) {
+            auto cur = e.template row<true>(idx, N);
+            for (int64_t j = 0; j < inner; ++j) base[j] = cast<T>(cur[j]);
+        } else
+#endif
+        {
+            auto cur = e.template row<false>(idx, N);
+            for (int64_t j = 0; j < inner; ++j) base[j * ds] = cast<T>(cur[j]);
+        }
+        int k = N - 2;
+        for (; k >= 0; --k) {
+            base += dst.stride(k);
+            if (++idx[k] < dst.shape[k]) break;
+            base -= idx[k] * dst.stride(k);
+            idx[k] = 0;
+        }
+        if (k < 0) return;
+    }
+}
+
+template <class T, int N, int L, class X> void assign(const Array<T, N, L> &dst, const X &x) {
+    assign_expr(dst, as_expr(x));
+}
+
+// Evaluates an expression into a new C-contiguous array; arrays pass through.
+template <class E> auto eval(const E &e) {
+    if constexpr (is_array<E>::value) {
+        return e;
+    } else {
+        using V = typename E::value_type;
+        int64_t s[E::ndim > 0 ? E::ndim : 1];
+        shape_of(e, s);
+        Array<V, E::ndim, C> out = empty<V, E::ndim>(s);
+        assign_expr(out, e);
+        return out;
+    }
+}
+
+// A copy with its own memory (np.copy, ndarray.copy, astype).
+template <class V, class X> auto copy_as(const X &x) {
+    auto e = as_expr(x);
+    using E = decltype(e);
+    int64_t s[E::ndim > 0 ? E::ndim : 1];
+    shape_of(e, s);
+    Array<V, E::ndim, C> out = empty<V, E::ndim>(s);
+    assign_expr(out, e);
+    return out;
+}
+
+// Calls f(value) for each element of an expression in C order.
+template <class E, class F> void for_each_value(E e, F &&f) {
+    constexpr int N = E::ndim;
+    int64_t shape[N > 0 ? N : 1];
+    shape_of(e, shape);
+    for (int k = 0; k < N; ++k)
+        if (shape[k] == 0) return;
+    e.bind(shape, N);
+    const int64_t inner = N > 0 ? shape[N - 1] : 1;
+    int64_t idx[N > 1 ? N - 1 : 1] = {};
+    for (;;) {
+        auto cur = e.template row<false>(idx, N);
+        for (int64_t j = 0; j < inner; ++j) f(cur[j]);
+        int k = N - 2;
+        for (; k >= 0; --k) {
+            if (++idx[k] < shape[k]) break;
+            idx[k] = 0;
+        }
+        if (k < 0) return;
+    }
+}
+
+}  // namespace tr

@@ -1,0 +1,545 @@
+// NumPy ufuncs as functors for the expression templates:
+//   tr::unary<tr::uf::sqrt, double>(x)      lazily, elementwise
+//   tr::uf::sqrt::apply(2.0)                 on one scalar
+// Each apply() receives its operand already converted to the computation
+// type NumPy's type resolution picked for the loop (float32, float64,
+// complex64/128, or an integer type for the int-capable ufuncs) and returns
+// what that NumPy loop returns (absolute of complex -> real, isnan -> bool).
+// Float-only functions given an integer compute in float64, as NumPy's
+// int -> 'd' loops do.  float32 calls the f-suffixed libm functions.
+//
+// Complex: sqrt, exp and absolute follow glibc's csqrt/cexp/cabs (which
+// NumPy calls), log follows glibc's clog except within a hair of the unit
+// circle; power uses NumPy's repeated multiplication for small integral
+// exponents and exp(b*log(a)) otherwise.
+#pragma once
+#include <stdint.h>
+#include "../scalar.hpp"
+#include "../ops/operators.hpp"
+#include "../math/fmath.hpp"
+
+namespace tr {
+namespace uf {
+namespace detail {
+
+template <class T> struct ftype_of { using type = double; };
+template <> struct ftype_of<float> { using type = float; };
+template <class T> using ftype = typename ftype_of<T>::type;
+
+template <class T> inline constexpr bool is_bool = sizeof(T) == 1 && T(2) == T(1);
+
+template <class T> inline constexpr T pi_v = T(3.141592653589793238462643383279502884);
+template <class T> inline constexpr T max_v = sizeof(T) == 4 ? T(3.40282346638528859811704183484516925e+38f)
+                                                             : T(1.79769313486231570814527423731704357e+308);
+template <class T> inline constexpr T min_v = sizeof(T) == 4 ? T(1.17549435082228750796873653722224568e-38f)
+                                                             : T(2.22507385850720138309023271733240406e-308);
+template <class T> inline constexpr int mant_dig = sizeof(T) == 4 ? 24 : 53;
+template <class T> inline constexpr T eps_v = sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(2.220446049250313e-16);
+
+template <class T> complex_t<T> c_sqrt(complex_t<T> x) {
+    T re = x.re, im = x.im;
+    const bool rfin = fm::isfinite(re), ifin = fm::isfinite(im);
+    if (!rfin || !ifin) {
+        if (fm::isinf(im)) return {fm::inf<T>(), im};
+        if (fm::isinf(re)) {
+            if (re < 0) return {fm::isnan(im) ? fm::nan<T>() : T(0), fm::copysign(fm::inf<T>(), im)};
+            return {re, fm::isnan(im) ? fm::nan<T>() : fm::copysign(T(0), im)};
+        }
+        return {fm::nan<T>(), fm::nan<T>()};
+    }
+    if (im == 0) {
+        if (re < 0) return {T(0), fm::copysign(fm::sqrt(-re), im)};
+        return {fm::fabs(fm::sqrt(re)), fm::copysign(T(0), im)};
+    }
+    if (re == 0) {
+        T r = fm::fabs(im) >= 2 * min_v<T> ? fm::sqrt(T(0.70710678118654752440084436210484903) * fm::fabs(im))
+                                           : T(0.5) * fm::sqrt(2 * fm::fabs(im));
+        return {r, fm::copysign(r, im)};
+    }
+    int scale = 0;
+    if (fm::fabs(re) > max_v<T> / 4) {
+        scale = 1;
+        re = fm::scalbn(re, -2);
+        im = fm::scalbn(im, -2);
+    } else if (fm::fabs(im) > max_v<T> / 4) {
+        scale = 1;
+        re = fm::fabs(re) >= 4 * min_v<T> ? fm::scalbn(re, -2) : T(0);
+        im = fm::scalbn(im, -2);
+    } else if (fm::fabs(re) < 2 * min_v<T> && fm::fabs(im) < 2 * min_v<T>) {
+        scale = -((mant_dig<T> + 1) / 2);
+        re = fm::scalbn(re, -2 * scale);
+        im = fm::scalbn(im, -2 * scale);
+    }
+    T d = fm::hypot(re, im), r, s;
+    if (re > 0) {
+        r = fm::sqrt(T(0.5) * (d + re));
+        if (scale == 1 && fm::fabs(im) < 1) {
+            s = im / r;
+            r = fm::scalbn(r, scale);
+            scale = 0;
+        } else {
+            s = T(0.5) * (im / r);
+        }
+    } else {
+        s = fm::sqrt(T(0.5) * (d - re));
+        if (scale == 1 && fm::fabs(im) < 1) {
+            r = fm::fabs(im / s);
+            s = fm::scalbn(s, scale);
+            scale = 0;
+        } else {
+            r = fm::fabs(T(0.5) * (im / s));
+        }
+    }
+    if (scale) {
+        r = fm::scalbn(r, scale);
+        s = fm::scalbn(s, scale);
+    }
+    return {r, fm::copysign(s, im)};
+}
+
+template <class T> complex_t<T> c_exp(complex_t<T> x) {
+    T re = x.re, im = x.im;
+    const bool rfin = fm::isfinite(re), ifin = fm::isfinite(im);
+    if (rfin && ifin) {
+        const int t = sizeof(T) == 4 ? 88 : 709;  // (int)((MAX_EXP - 1) * ln 2)
+        T sinix, cosix;
+        if (fm::fabs(im) > min_v<T>) {
+            sinix = fm::sin(im);
+            cosix = fm::cos(im);
+        } else {
+            sinix = im;
+            cosix = 1;
+        }
+        if (re > t) {
+            T exp_t = fm::exp(T(t));
+            re -= t;
+            sinix *= exp_t;
+            cosix *= exp_t;
+            if (re > t) {
+                re -= t;
+                sinix *= exp_t;
+                cosix *= exp_t;
+            }
+        }
+        if (re > t) return {max_v<T> * cosix, max_v<T> * sinix};
+        T ev = fm::exp(re);
+        return {ev * cosix, ev * sinix};
+    }
+    if (fm::isnan(re)) {
+        if (im == 0) return {re, im};
+        return {fm::nan<T>(), fm::nan<T>()};
+    }
+    if (fm::isinf(re)) {
+        if (ifin) {
+            T value = re > 0 ? fm::inf<T>() : T(0);
+            if (im == 0) return {value, im};
+            return {fm::copysign(value, fm::cos(im)), fm::copysign(value, fm::sin(im))};
+        }
+        if (re > 0) return {fm::inf<T>(), im - im};
+        return {T(0), fm::copysign(T(0), im)};
+    }
+    return {fm::nan<T>(), fm::nan<T>()};
+}
+
+template <class T> complex_t<T> c_log(complex_t<T> x) {
+    T re = x.re, im = x.im;
+    if (fm::isnan(re) || fm::isnan(im)) {
+        if (fm::isinf(re) || fm::isinf(im)) return {fm::inf<T>(), fm::nan<T>()};
+        return {fm::nan<T>(), fm::nan<T>()};
+    }
+    T ang = fm::atan2(im, re);
+    if (fm::isinf(re) || fm::isinf(im)) return {fm::inf<T>(), ang};
+    if (re == 0 && im == 0) return {-fm::inf<T>(), ang};
+    T ax = fm::fabs(re), ay = fm::fabs(im);
+    if (ax < ay) {
+        T t = ax;
+        ax = ay;
+        ay = t;
+    }
+    T lr;
+    if (ax == 1) {
+        lr = fm::log1p(ay * ay) / 2;
+    } else if (ax > 1 && ax < 2 && ay < 1) {
+        T d2m1 = (ax - 1) * (ax + 1);
+        if (ay >= eps_v<T>) d2m1 += ay * ay;
+        lr = fm::log1p(d2m1) / 2;
+    } else if (ax < 1 && ax >= T(0.5) && ay < eps_v<T> / 2) {
+        lr = fm::log1p((ax - 1) * (ax + 1)) / 2;
+    } else {
+        lr = fm::log(fm::hypot(ax, ay));
+    }
+    return {lr, ang};
+}
+
+// NumPy's nc_pow.
+template <class T> complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
+    using Cx = complex_t<T>;
+    if (b.re == 0 && b.im == 0) return Cx(T(1), T(0));
+    if (a.re == 0 && a.im == 0) {
+        if (b.re > 0 && b.im == 0) return Cx(T(0), T(0));
+        return Cx(fm::nan<T>(), fm::nan<T>());
+    }
+    if (b.im == 0 && b.re == T(int64_t(b.re)) && b.re > -100 && b.re < 100) {
+        int64_t n = int64_t(b.re);
+        if (n == 1) return a;
+        if (n == 2) return a * a;
+        if (n == 3) return (a * a) * a;
+        int64_t m = n < 0 ? -n : n, mask = 1;
+        Cx aa(T(1), T(0)), p = a;
+        for (;;) {
+            if (m & mask) aa = aa * p;
+            mask <<= 1;
+            if (m < mask || mask <= 0) break;
+            p = p * p;
+        }
+        if (b.re < 0) {
+            // NumPy's cdiv of 1 by aa.
+            T ar = aa.re, ai = aa.im, abs_r = fm::fabs(ar), abs_i = fm::fabs(ai);
+            if (abs_r >= abs_i) {
+                if (abs_r == 0 && abs_i == 0) return Cx(T(1) / abs_r, T(0) / abs_r);
+                T rat = ai / ar, scl = T(1) / (ar + ai * rat);
+                return Cx(scl, -rat * scl);
+            }
+            T rat = ar / ai, scl = T(1) / (ai + ar * rat);
+            return Cx(rat * scl, -scl);
+        }
+        return aa;
+    }
+    return c_exp(b * c_log(a));
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------- unary
+
+#define TR_UF_FLOAT1(NAME, FN)                                                   \
+    struct NAME {                                                                \
+        template <class T> static auto apply(T x) { return fm::FN(detail::ftype<T>(x)); } \
+    };
+
+TR_UF_FLOAT1(cbrt, cbrt)
+TR_UF_FLOAT1(exp2, exp2)
+TR_UF_FLOAT1(expm1, expm1)
+TR_UF_FLOAT1(log2, log2)
+TR_UF_FLOAT1(log10, log10)
+TR_UF_FLOAT1(log1p, log1p)
+TR_UF_FLOAT1(sin, sin)
+TR_UF_FLOAT1(cos, cos)
+TR_UF_FLOAT1(tan, tan)
+TR_UF_FLOAT1(arcsin, asin)
+TR_UF_FLOAT1(arccos, acos)
+TR_UF_FLOAT1(arctan, atan)
+TR_UF_FLOAT1(sinh, sinh)
+TR_UF_FLOAT1(cosh, cosh)
+TR_UF_FLOAT1(tanh, tanh)
+TR_UF_FLOAT1(arcsinh, asinh)
+TR_UF_FLOAT1(arccosh, acosh)
+TR_UF_FLOAT1(arctanh, atanh)
+TR_UF_FLOAT1(fabs, fabs)
+TR_UF_FLOAT1(rint, rint)  // NumPy has no integer rint loop: ints give float64
+#undef TR_UF_FLOAT1
+
+struct sqrt {
+    template <class T> static auto apply(T x) {
+        if constexpr (is_complex<T>::value) return detail::c_sqrt(x);
+        else return fm::sqrt(detail::ftype<T>(x));
+    }
+};
+struct exp {
+    template <class T> static auto apply(T x) {
+        if constexpr (is_complex<T>::value) return detail::c_exp(x);
+        else return fm::exp(detail::ftype<T>(x));
+    }
+};
+struct log {
+    template <class T> static auto apply(T x) {
+        if constexpr (is_complex<T>::value) return detail::c_log(x);
+        else return fm::log(detail::ftype<T>(x));
+    }
+};
+
+// floor/ceil/trunc have integer (and bool) loops since NumPy 2.1: identity.
+#define TR_UF_ROUNDING(NAME)                                      \
+    struct NAME {                                                 \
+        template <class T> static T apply(T x) {                  \
+            if constexpr (is_float<T>::value) return fm::NAME(x); \
+            else return x;                                        \
+        }                                                         \
+    };
+TR_UF_ROUNDING(floor)
+TR_UF_ROUNDING(ceil)
+TR_UF_ROUNDING(trunc)
+#undef TR_UF_ROUNDING
+
+struct absolute {
+    template <class T> static auto apply(T x) {
+        if constexpr (is_complex<T>::value) return fm::hypot(x.re, x.im);
+        else if constexpr (is_float<T>::value) return fm::fabs(x);
+        else if constexpr (is_signed_int<T>::value) return T(x < 0 ? T(-x) : x);  // wraps at INT_MIN like NumPy
+        else return x;
+    }
+};
+
+struct sign {
+    template <class T> static T apply(T x) {
+        if constexpr (is_complex<T>::value) {
+            using F = typename real_of<T>::type;
+            if (fm::isnan(x.re) || fm::isnan(x.im)) return T(fm::nan<F>(), fm::nan<F>());
+            if (x.re == 0 && x.im == 0) return T(F(0), F(0));
+            if (fm::isinf(x.re) || fm::isinf(x.im)) {
+                if (fm::isinf(x.re) && fm::isinf(x.im)) return T(fm::nan<F>(), fm::nan<F>());
+                return T(fm::isinf(x.re) ? fm::copysign(F(1), x.re) : F(0),
+                         fm::isinf(x.im) ? fm::copysign(F(1), x.im) : F(0));
+            }
+            F a = fm::hypot(x.re, x.im);
+            return T(x.re / a, x.im / a);
+        } else if constexpr (is_float<T>::value) {
+            return x > 0 ? T(1) : (x < 0 ? T(-1) : (x == 0 ? T(0) : x));
+        } else {
+            return T((x > 0) - (x < T(0)));
+        }
+    }
+};
+
+struct square {
+    template <class T> static T apply(T x) {
+        if constexpr (is_complex<T>::value) return T(x.re * x.re - x.im * x.im, x.re * x.im + x.im * x.re);
+        else return T(x * x);
+    }
+};
+
+struct reciprocal {
+    template <class T> static T apply(T x) {
+        if constexpr (is_complex<T>::value) {
+            using F = typename real_of<T>::type;
+            if (fm::fabs(x.im) <= fm::fabs(x.re)) {
+                F r = x.im / x.re, d = x.re + x.im * r;
+                return T(F(1) / d, -r / d);
+            }
+            F r = x.re / x.im, d = x.re * r + x.im;
+            return T(r / d, F(-1) / d);
+        } else if constexpr (is_float<T>::value) {
+            return T(1) / x;
+        } else {
+            // NumPy computes 1.0/x and converts: 1, -1, else 0; x == 0 gives
+            // the x86 "integer indefinite" for 32/64-bit types.
+            if (x == T(1)) return T(1);
+            if constexpr (is_signed_int<T>::value) {
+                if (x == T(-1)) return T(-1);
+                if (x == 0 && sizeof(T) >= 4) return T(T(1) << (sizeof(T) * 8 - 1));
+            }
+            return T(0);
+        }
+    }
+};
+
+struct negative {
+    template <class T> static T apply(T x) {
+        if constexpr (is_complex<T>::value || is_float<T>::value) return -x;
+        else return T(T(0) - x);
+    }
+};
+struct positive {
+    template <class T> static T apply(T x) { return x; }
+};
+
+struct isnan {
+    template <class T> static bool apply(T x) {
+        if constexpr (is_complex<T>::value) return fm::isnan(x.re) || fm::isnan(x.im);
+        else if constexpr (is_float<T>::value) return fm::isnan(x);
+        else return false;
+    }
+};
+struct isinf {
+    template <class T> static bool apply(T x) {
+        if constexpr (is_complex<T>::value) return fm::isinf(x.re) || fm::isinf(x.im);
+        else if constexpr (is_float<T>::value) return fm::isinf(x);
+        else return false;
+    }
+};
+struct isfinite {
+    template <class T> static bool apply(T x) {
+        if constexpr (is_complex<T>::value) return fm::isfinite(x.re) && fm::isfinite(x.im);
+        else if constexpr (is_float<T>::value) return fm::isfinite(x);
+        else return true;
+    }
+};
+struct signbit {
+    template <class T> static bool apply(T x) {
+        if constexpr (is_float<T>::value) return fm::signbit(x);
+        else return x < T(0);
+    }
+};
+
+// x * (type)(pi/180): the constant is rounded to the loop type first.
+struct deg2rad {
+    template <class T> static auto apply(T x) {
+        using F = detail::ftype<T>;
+        return F(x) * F(3.141592653589793238462643383279502884 / 180.0);
+    }
+};
+struct rad2deg {
+    template <class T> static auto apply(T x) {
+        using F = detail::ftype<T>;
+        return F(x) * F(180.0 / 3.141592653589793238462643383279502884);
+    }
+};
+using radians = deg2rad;
+using degrees = rad2deg;
+
+struct conjugate {
+    template <class T> static T apply(T x) {
+        if constexpr (is_complex<T>::value) return T(x.re, -x.im);
+        else return x;
+    }
+};
+using conj = conjugate;
+
+struct logical_not {
+    template <class T> static bool apply(T x) { return !bool(x); }
+};
+
+// --------------------------------------------------------------- binary
+
+struct arctan2 {
+    template <class T> static auto apply(T a, T b) {
+        using F = detail::ftype<T>;
+        return fm::atan2(F(a), F(b));
+    }
+};
+struct hypot {
+    template <class T> static auto apply(T a, T b) {
+        using F = detail::ftype<T>;
+        return fm::hypot(F(a), F(b));
+    }
+};
+struct copysign {
+    template <class T> static auto apply(T a, T b) {
+        using F = detail::ftype<T>;
+        return fm::copysign(F(a), F(b));
+    }
+};
+
+struct power {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_complex<T>::value) return detail::c_pow(a, b);
+        else if constexpr (is_float<T>::value) return fm::pow(a, b);
+        else if constexpr (detail::is_bool<T>) return T(a || !b);
+        else return op::ipow(a, b);  // ValueError for negative exponents
+    }
+};
+
+// NaN-propagating; of two equal values (0.0 and -0.0) the second is
+// returned, as NumPy's SIMD loops do.
+struct maximum {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (fm::isnan(a)) return a;
+            if (fm::isnan(b)) return b;
+        }
+        return a > b ? a : b;
+    }
+};
+struct minimum {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (fm::isnan(a)) return a;
+            if (fm::isnan(b)) return b;
+        }
+        return a < b ? a : b;
+    }
+};
+// NaN-ignoring.
+struct fmax {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (fm::isnan(b)) return a;
+            if (fm::isnan(a)) return b;
+        }
+        return a > b ? a : b;
+    }
+};
+struct fmin {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (fm::isnan(b)) return a;
+            if (fm::isnan(a)) return b;
+        }
+        return a < b ? a : b;
+    }
+};
+
+// C fmod: the result has the sign of the dividend.  Integers: 0 for a zero
+// divisor (NumPy warns), and MIN % -1 is 0.
+struct fmod {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            return fm::fmod(a, b);
+        } else {
+            if (b == 0) return T(0);
+            if constexpr (is_signed_int<T>::value)
+                if (b == T(-1)) return T(0);
+            return T(a % b);
+        }
+    }
+};
+
+struct logaddexp {
+    template <class T> static auto apply(T a, T b) {
+        using F = detail::ftype<T>;
+        F x = F(a), y = F(b);
+        if (x == y) return F(x + F(0.693147180559945309417232121458176568));  // infinities of one sign
+        F d = x - y;
+        if (d > 0) return F(x + fm::log1p(fm::exp(-d)));
+        if (d <= 0) return F(y + fm::log1p(fm::exp(d)));
+        return d;  // NaN
+    }
+};
+struct logaddexp2 {
+    template <class T> static auto apply(T a, T b) {
+        using F = detail::ftype<T>;
+        F x = F(a), y = F(b);
+        if (x == y) return F(x + 1);
+        F d = x - y;
+        const F log2e = F(1.442695040888963407359924681001892137);
+        if (d > 0) return F(x + log2e * fm::log1p(fm::exp2(-d)));
+        if (d <= 0) return F(y + log2e * fm::log1p(fm::exp2(d)));
+        return d;
+    }
+};
+
+struct logical_and {
+    template <class T> static bool apply(T a, T b) { return bool(a) && bool(b); }
+};
+struct logical_or {
+    template <class T> static bool apply(T a, T b) { return bool(a) || bool(b); }
+};
+struct logical_xor {
+    template <class T> static bool apply(T a, T b) { return bool(a) != bool(b); }
+};
+
+// The arithmetic and comparison ufuncs by their NumPy names.
+using add = op::add;
+using subtract = op::sub;
+using multiply = op::mul;
+using true_divide = op::truediv;
+using divide = op::truediv;
+using floor_divide = op::floordiv;
+using remainder = op::mod;
+using mod = op::mod;
+using bitwise_and = op::bitand_;
+using bitwise_or = op::bitor_;
+using bitwise_xor = op::bitxor;
+using invert = op::invert;
+using bitwise_not = op::invert;
+using left_shift = op::lshift;
+using right_shift = op::rshift;
+using equal = op::eq;
+using not_equal = op::ne;
+using less = op::lt;
+using less_equal = op::le;
+using greater = op::gt;
+using greater_equal = op::ge;
+
+}  // namespace uf
+}  // namespace tr

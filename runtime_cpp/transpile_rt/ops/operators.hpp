@@ -1,0 +1,160 @@
+// Python operators as functors, applied to operands already converted to the
+// computation type that NumPy's type resolution picked.  Array expressions
+// and NumPy scalars use these directly (NumPy semantics: x // 0 == 0 for
+// integers, IEEE results for floats); ops/python.hpp adds CPython's
+// ZeroDivisionError for Python int/float operands.  Integer overflow wraps
+// (modules are built with -fwrapv), as it does in NumPy.
+#pragma once
+#include "../scalar.hpp"
+#include "../error.hpp"
+
+namespace tr {
+namespace op {
+
+template <class T> inline T fmod_(T a, T b) {
+    if constexpr (sizeof(T) == 4) return __builtin_fmodf(a, b);
+    else return __builtin_fmod(a, b);
+}
+template <class T> inline T floor_(T a) {
+    if constexpr (sizeof(T) == 4) return __builtin_floorf(a);
+    else return __builtin_floor(a);
+}
+
+struct add { template <class T> static T apply(T a, T b) { return T(a + b); } };
+struct sub { template <class T> static T apply(T a, T b) { return T(a - b); } };
+struct mul {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (sizeof(T) == 1 && T(2) == T(1)) return a && b;
+        else return T(a * b);
+    }
+};
+struct truediv { template <class T> static T apply(T a, T b) { return a / b; } };
+
+struct floordiv {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_int<T>::value) {
+            if (b == 0) return 0;
+            if constexpr (is_signed_int<T>::value) {
+                if (b == T(-1)) return T(T(0) - a);
+                T q = a / b;
+                if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+                return q;
+            } else {
+                return a / b;
+            }
+        } else {
+            if (b == 0) return a / b;
+            T mod = fmod_(a, b);
+            T div = (a - mod) / b;
+            if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+            T fl;
+            if (div != 0) {
+                fl = floor_(div);
+                if (div - fl > T(0.5)) fl += T(1);
+            } else {
+                fl = __builtin_copysign(T(0), a / b);
+            }
+            return fl;
+        }
+    }
+};
+
+struct mod {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_int<T>::value) {
+            if (b == 0) return 0;
+            if constexpr (is_signed_int<T>::value) {
+                if (b == T(-1)) return 0;
+                T r = a % b;
+                if (r != 0 && ((r < 0) != (b < 0))) r += b;
+                return r;
+            } else {
+                return a % b;
+            }
+        } else {
+            if (b == 0) return fmod_(a, b);
+            T r = fmod_(a, b);
+            if (r != 0) {
+                if ((b < 0) != (r < 0)) r += b;
+            } else {
+                r = __builtin_copysign(T(0), b);
+            }
+            return r;
+        }
+    }
+};
+
+template <class T> inline T ipow(T base, T exp) {
+    if constexpr (is_signed_int<T>::value) {
+        if (exp < 0) raise(TR_ERR_VALUE, "Integers to negative integer powers are not allowed.");
+    }
+    T result = 1;
+    while (exp) {
+        if (exp & 1) result = T(result * base);
+        exp = T(exp >> 1);
+        base = T(base * base);
+    }
+    return result;
+}
+
+struct pow {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_int<T>::value) return ipow(a, b);
+        else if constexpr (sizeof(T) == 4) return __builtin_powf(a, b);
+        else if constexpr (is_float<T>::value) return __builtin_pow(a, b);
+        else return a * b;  // complex and bool powers are typed elsewhere
+    }
+};
+
+struct lshift { template <class T> static T apply(T a, T b) { return T(a << b); } };
+struct rshift { template <class T> static T apply(T a, T b) { return T(a >> b); } };
+struct bitand_ { template <class T> static T apply(T a, T b) { return T(a & b); } };
+struct bitor_ { template <class T> static T apply(T a, T b) { return T(a | b); } };
+struct bitxor { template <class T> static T apply(T a, T b) { return T(a ^ b); } };
+
+struct eq { template <class T> static bool apply(T a, T b) { return a == b; } };
+struct ne { template <class T> static bool apply(T a, T b) { return a != b; } };
+struct lt { template <class T> static bool apply(T a, T b) { return a < b; } };
+struct le { template <class T> static bool apply(T a, T b) { return a <= b; } };
+struct gt { template <class T> static bool apply(T a, T b) { return a > b; } };
+struct ge { template <class T> static bool apply(T a, T b) { return a >= b; } };
+
+struct logical_and { template <class T> static bool apply(T a, T b) { return bool(a) && bool(b); } };
+struct logical_or { template <class T> static bool apply(T a, T b) { return bool(a) || bool(b); } };
+struct logical_xor { template <class T> static bool apply(T a, T b) { return bool(a) != bool(b); } };
+
+struct maximum {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (a != a) return a;
+            if (b != b) return b;
+        }
+        return a >= b ? a : b;
+    }
+};
+struct minimum {
+    template <class T> static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (a != a) return a;
+            if (b != b) return b;
+        }
+        return a <= b ? a : b;
+    }
+};
+struct fmax { template <class T> static T apply(T a, T b) { return (b != b || a >= b) ? a : b; } };
+struct fmin { template <class T> static T apply(T a, T b) { return (b != b || a <= b) ? a : b; } };
+
+struct neg {
+    template <class T> static T apply(T a) { return T(T(0) - a); }
+};
+struct pos { template <class T> static T apply(T a) { return a; } };
+struct invert {
+    template <class T> static T apply(T a) {
+        if constexpr (sizeof(T) == 1 && T(2) == T(1)) return !a;
+        else return T(~a);
+    }
+};
+struct logical_not { template <class T> static bool apply(T a) { return !bool(a); } };
+
+}  // namespace op
+}  // namespace tr

@@ -1,0 +1,41 @@
+// CPython's semantics for operators whose operands are both Python scalars
+// (int, float, bool): ZeroDivisionError instead of IEEE results, and the
+// float power errors.  NumPy scalars and arrays use ops/operators.hpp.
+#pragma once
+#include "operators.hpp"
+
+namespace tr {
+namespace py {
+
+template <class T> inline T truediv(T a, T b) {
+    if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "division by zero" : "float division by zero");
+    return a / b;
+}
+inline double truediv_int(int64_t a, int64_t b) {
+    if (b == 0) raise(TR_ERR_ZERODIV, "division by zero");
+    return double(a) / double(b);
+}
+template <class T> inline T floordiv(T a, T b) {
+    if (b == 0)
+        raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float floor division by zero");
+    return op::floordiv::apply(a, b);
+}
+template <class T> inline T mod(T a, T b) {
+    if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float modulo");
+    return op::mod::apply(a, b);
+}
+inline int64_t pow(int64_t a, int64_t b) {
+    if (b < 0)
+        raise(TR_ERR_VALUE,
+              "negative exponent %lld for an int power: the result would be a float; write a float base or exponent",
+              (long long)b);
+    return op::ipow(a, b);
+}
+inline double pow(double a, double b) {
+    if (a == 0 && b < 0) raise(TR_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
+    return __builtin_pow(a, b);
+}
+template <class T> inline T pow(T a, T b) { return op::pow::apply(a, b); }
+
+}  // namespace py
+}  // namespace tr

@@ -1,0 +1,81 @@
+// Scalar types: the fixed-width integers, IEEE floats and a small complex
+// type.  <complex> is avoided on purpose (0.3 s per compile); math goes
+// through GCC/Clang builtins so no <cmath> is needed either.
+#pragma once
+#include <stdint.h>
+
+namespace tr {
+
+template <class T> struct complex_t {
+    T re, im;
+    constexpr complex_t() : re(0), im(0) {}
+    constexpr complex_t(T r) : re(r), im(0) {}
+    constexpr complex_t(T r, T i) : re(r), im(i) {}
+    template <class U> constexpr explicit complex_t(const complex_t<U> &o) : re(T(o.re)), im(T(o.im)) {}
+    constexpr explicit operator bool() const { return re != 0 || im != 0; }
+};
+using complex64 = complex_t<float>;
+using complex128 = complex_t<double>;
+
+template <class T> struct is_complex { static constexpr bool value = false; };
+template <class T> struct is_complex<complex_t<T>> { static constexpr bool value = true; };
+
+template <class T> struct is_float { static constexpr bool value = false; };
+template <> struct is_float<float> { static constexpr bool value = true; };
+template <> struct is_float<double> { static constexpr bool value = true; };
+
+template <class T> struct is_int { static constexpr bool value = false; };
+#define TR_INT_TYPE(T) \
+    template <> struct is_int<T> { static constexpr bool value = true; };
+TR_INT_TYPE(int8_t) TR_INT_TYPE(int16_t) TR_INT_TYPE(int32_t) TR_INT_TYPE(int64_t)
+TR_INT_TYPE(uint8_t) TR_INT_TYPE(uint16_t) TR_INT_TYPE(uint32_t) TR_INT_TYPE(uint64_t)
+#undef TR_INT_TYPE
+
+template <class T> struct is_signed_int { static constexpr bool value = is_int<T>::value && T(-1) < T(0); };
+
+template <class T> struct real_of { using type = T; };
+template <class T> struct real_of<complex_t<T>> { using type = T; };
+
+// Conversion between element types, NumPy-style (complex to real keeps the
+// real part, anything to bool is "!= 0").
+template <class To, class From> constexpr To cast(const From &v) {
+    if constexpr (is_complex<To>::value) {
+        if constexpr (is_complex<From>::value)
+            return To(v);
+        else
+            return To(typename real_of<To>::type(v));
+    } else if constexpr (is_complex<From>::value) {
+        if constexpr (sizeof(To) == 1 && To(2) == To(1))
+            return v.re != 0 || v.im != 0;
+        else
+            return To(v.re);
+    } else {
+        return static_cast<To>(v);
+    }
+}
+
+template <class T> constexpr complex_t<T> operator+(complex_t<T> a, complex_t<T> b) { return {a.re + b.re, a.im + b.im}; }
+template <class T> constexpr complex_t<T> operator-(complex_t<T> a, complex_t<T> b) { return {a.re - b.re, a.im - b.im}; }
+template <class T> constexpr complex_t<T> operator-(complex_t<T> a) { return {-a.re, -a.im}; }
+template <class T> constexpr complex_t<T> operator*(complex_t<T> a, complex_t<T> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <class T> inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {
+    // Smith's algorithm: no overflow for large |b|.
+    T ar = __builtin_fabs(b.re), ai = __builtin_fabs(b.im);
+    if (ar >= ai) {
+        if (ar == 0 && ai == 0) return {a.re / ar, a.im / ai};
+        T r = b.im / b.re, d = b.re + b.im * r;
+        return {(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+    }
+    T r = b.re / b.im, d = b.re * r + b.im;
+    return {(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+}
+template <class T> constexpr bool operator==(complex_t<T> a, complex_t<T> b) { return a.re == b.re && a.im == b.im; }
+template <class T> constexpr bool operator!=(complex_t<T> a, complex_t<T> b) { return !(a == b); }
+template <class T> complex_t<T> &operator+=(complex_t<T> &a, complex_t<T> b) { return a = a + b; }
+template <class T> complex_t<T> &operator-=(complex_t<T> &a, complex_t<T> b) { return a = a - b; }
+template <class T> complex_t<T> &operator*=(complex_t<T> &a, complex_t<T> b) { return a = a * b; }
+template <class T> complex_t<T> &operator/=(complex_t<T> &a, complex_t<T> b) { return a = a / b; }
+
+}  // namespace tr

@@ -1,0 +1,27 @@
+"""transpile: a Python -> C++ compiler for numeric Python.
+
+    from transpile import jit
+
+    @jit
+    def f(a, b, c):
+        return a * b + c
+
+Importing transpile is cheap: libcst, Jinja2 and the compiler are touched
+only when something has to be compiled.
+"""
+from .decorators import jit
+from .diagnostics import CompileError, TranspileError, TypingError, UnsupportedSyntaxError
+
+__version__ = "0.1.0"
+__all__ = ["jit", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
+           "errors", "__version__"]
+
+
+def __getattr__(name):
+    if name in ("cache", "types", "errors"):
+        import importlib
+
+        module = importlib.import_module(f".{name}" if name != "types" else ".hir.types", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'transpile' has no attribute {name!r}")

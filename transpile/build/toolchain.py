@@ -1,0 +1,94 @@
+"""The C++ compiler: finding it, its flags, running it, and turning its
+errors into CompileErrors that point at the user's Python line."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..diagnostics import CompileError, SourceLoc
+from ..resources import runtime_dir
+
+CANDIDATES = ("g++", "c++", "clang++")
+
+
+@dataclass(frozen=True)
+class Compiler:
+    path: str
+    identity: str  # changes when the compiler binary changes (part of cache keys)
+
+
+@lru_cache(maxsize=None)
+def _compiler_for(cxx_env: str | None, path_env: str | None) -> Compiler | None:
+    names = [cxx_env] if cxx_env else list(CANDIDATES)
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            real = os.path.realpath(path)
+            st = os.stat(real)
+            return Compiler(path, f"{real}:{st.st_size}:{st.st_mtime_ns}")
+    return None
+
+
+def find_compiler(required: bool = True) -> Compiler | None:
+    cxx = os.environ.get("CXX")
+    compiler = _compiler_for(cxx, os.environ.get("PATH"))
+    if compiler is None and required:
+        wanted = f"CXX={cxx!r}" if cxx else "g++, c++ or clang++"
+        raise CompileError(f"no C++ compiler found (looked for {wanted} on PATH)",
+                           hint="install one (Debian/Ubuntu: apt-get install g++), or set CXX to its path; "
+                                "functions built ahead of time with `transpile build` need no compiler")
+    return compiler
+
+
+def flags(options) -> list[str]:
+    common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", "-fvisibility=hidden", "-w",
+              "-I", str(runtime_dir())]
+    if options.jit_level == "O1":
+        return common + ["-O3", "-march=native"]
+    return common + ["-O1"]
+
+
+def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None) -> None:
+    """Compiles one translation unit into a shared library."""
+    compiler = find_compiler()
+    cmd = [compiler.path, *flags(options), source_path, "-o", output_path]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise CompileError("the C++ compiler took more than 10 minutes") from None
+    except OSError as exc:
+        raise CompileError(f"cannot run the C++ compiler {compiler.path}: {exc}") from None
+    if proc.returncode != 0:
+        raise _compile_error(proc.stderr, source_path)
+
+
+_ERROR_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$", re.M)
+_PY_COMMENT = re.compile(r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$")
+
+
+def _compile_error(stderr: str, source_path: str) -> CompileError:
+    match = None
+    for m in _ERROR_LINE.finditer(stderr):
+        if os.path.basename(m.group("file")) == os.path.basename(source_path):
+            match = m
+            break
+    match = match or _ERROR_LINE.search(stderr)
+    excerpt = "\n".join(stderr.strip().splitlines()[:12])
+    if not match:
+        return CompileError(f"the C++ compiler failed:\n{excerpt}")
+    loc = None
+    if os.path.basename(match.group("file")) == os.path.basename(source_path):
+        with open(source_path) as f:
+            lines = f.read().splitlines()
+        for i in range(int(match.group("line")) - 1, -1, -1):
+            c = _PY_COMMENT.match(lines[i]) if i < len(lines) else None
+            if c:
+                loc = SourceLoc(c.group("file"), int(c.group("line")), 0, source_line=c.group("src"))
+                break
+    return CompileError(f"the generated C++ failed to compile: {match.group('msg')}\n{excerpt}", loc,
+                        "this is a bug in transpile's code generation for this line; please report it "
+                        "with the function's source (see `transpile show`)")

@@ -1,0 +1,470 @@
+"""Lowering: a typed Program -> the render model (cxx.Module).
+
+Every Python statement becomes a block of C++ under a comment naming its
+file, line and source, so `transpile show` reads side by side."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..hir import nodes as h
+from ..hir import types as T
+from ..passes.infer import Program, TypedFunction
+from .lower_expr import ExprLowerer
+from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
+from .names import local_name, symbol
+from .types import ctype, literal
+
+BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
+                "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
+
+
+class ModuleLowerer:
+    def __init__(self, program: Program, options):
+        self.program = program
+        self.options = options
+        self.includes: list[str] = list(BASE_HEADERS)
+        self.constants: list[CxxConstant] = []
+        self._const_names: dict[int, str] = {}
+
+    def include(self, header: str) -> None:
+        if header not in self.includes:
+            self.includes.append(header)
+
+    def array_constant(self, value: np.ndarray, t: T.Array) -> str:
+        key = id(value)
+        if key in self._const_names:
+            return self._const_names[key]
+        name = f"tr_const_{len(self._const_names)}"
+        self._const_names[key] = name
+        flat = np.ascontiguousarray(value).ravel()
+        vals = ", ".join(literal(v.item() if hasattr(v, "item") else v, T.Scalar(t.dtype)) for v in flat) or "0"
+        shape = ", ".join(str(s) for s in value.shape)
+        strides, s = [], 1
+        for dim in reversed(value.shape):
+            strides.insert(0, s)
+            s *= max(dim, 1)
+        elem = ctype(T.Scalar(t.dtype))
+        decl = (f"static const {elem} {name}_data[] = {{{vals}}};\n"
+                f"static {ctype(t)} {name}() {{\n"
+                f"    {ctype(t)} a;\n"
+                f"    a.data = const_cast<{elem} *>({name}_data);\n"
+                + "".join(f"    a.shape[{k}] = {d}; a.strides[{k}] = {st};\n"
+                          for k, (d, st) in enumerate(zip(value.shape, strides)))
+                + "    return a;\n}")
+        _ = shape
+        self.constants.append(CxxConstant(decl))
+        return name
+
+    def lower(self, entry: TypedFunction, entry_symbol: str) -> CxxModule:
+        functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
+        defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
+                   f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
+        title = f"{entry.hir.qualname}({', '.join(str(t) for t in entry.arg_types)}) -> {entry.return_type}"
+        mod = CxxModule(title, defines, self.includes, self.constants, functions, [])
+        mod.entries.append(self.entry(entry, entry_symbol))
+        return mod
+
+    def entry(self, tf: TypedFunction, sym: str) -> CxxEntry:
+        unpack, call_args = [], []
+        slot = 0
+        for name, t in zip(tf.params, tf.arg_types):
+            code, slot = _unpack(t, slot)
+            var = f"a_{symbol(name)}"
+            unpack.append(f"{ctype(t)} {var} = {code};")
+            call_args.append(var)
+        stores = []
+        _store(tf.return_type, "r", [0], stores)
+        return CxxEntry(sym, tf.cxx_name, unpack, call_args, stores)
+
+
+def _unpack(t: T.Type, slot: int):
+    if isinstance(t, T.Scalar):
+        return f"tr::scalar_arg<{ctype(t)}>(args[{slot}])", slot + 1
+    if isinstance(t, T.Array):
+        layout = "tr::C" if t.layout == "C" else "tr::A"
+        return f"tr::from_arg<{ctype(t.scalar)}, {t.ndim}, {layout}>(args[{slot}])", slot + 1
+    if isinstance(t, T.Tuple):
+        parts = []
+        for item in t.items:
+            code, slot = _unpack(item, slot)
+            parts.append(code)
+        return f"{ctype(t)}({', '.join(parts)})", slot
+    return "tr::none_t{}", slot
+
+
+def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
+    if isinstance(t, T.Tuple):
+        for i, item in enumerate(t.items):
+            _store(item, f"std::get<{i}>({expr})", counter, out)
+    elif t != T.NONE:
+        out.append(f"tr::to_result(results[{counter[0]}], {expr});")
+        counter[0] += 1
+
+
+class FunctionLowerer(ExprLowerer):
+    def __init__(self, module: ModuleLowerer, tf: TypedFunction):
+        self.module = module
+        self.program = module.program
+        self.tf = tf
+        self.fn = tf.hir
+        self.o1 = module.options.jit_level == "O1"
+        self.track_lines = not self.o1
+        self.lines: list[Line] = []
+        self.pre: list[str] = []
+        self.depth = 1
+        self.tmp_counter = 0
+        self.loop_flags: list = []  # per enclosing loop: name of its "broke" flag or None
+        self.last_line = None
+
+    # ---- helpers used by library entries ------------------------------------
+
+    def ctype(self, t):
+        return ctype(t)
+
+    def elem(self, dtype: str) -> str:
+        return ctype(T.Scalar(dtype))
+
+    def lazy(self, code: str, header: str | None = None) -> CExpr:
+        if header:
+            self.module.include(header)
+        return CExpr(code, lazy=True) if self.o1 else CExpr(f"tr::eval({code})")
+
+    def with_header(self, x: CExpr, header: str) -> CExpr:
+        self.module.include(header)
+        return x
+
+    def ev(self, x: CExpr) -> str:
+        return f"tr::eval({x.code})" if x.lazy else x.code
+
+    def tmp(self, prefix="t") -> str:
+        self.tmp_counter += 1
+        return f"tr_{prefix}{self.tmp_counter}"
+
+    def hoist(self, code: str, t=None) -> str:
+        """Evaluates code once, before the statement being lowered."""
+        if code.isidentifier():
+            return code
+        name = self.tmp()
+        self.pre.append(f"auto {name} = {code};")
+        return name
+
+    def var(self, name: str) -> str:
+        return local_name(name)
+
+    # ---- emission -------------------------------------------------------------
+
+    def emit(self, text: str) -> None:
+        for p in self.pre:
+            self.lines.append(Line(self.depth, p))
+        self.pre = []
+        self.lines.append(Line(self.depth, text))
+
+    def comment(self, stmt) -> None:
+        loc = stmt.loc
+        if loc.line == self.last_line:
+            return
+        self.last_line = loc.line
+        self.lines.append(Line(self.depth, f"// {_short(loc.filename)}:{loc.line}  {loc.source_line.strip()}"))
+        if self.track_lines:
+            self.lines.append(Line(self.depth, f"tr::current_line() = {loc.line};"))
+
+    def lower(self) -> CxxFunction:
+        tf = self.tf
+        params = [f"{ctype(t)} {self.var(n)}" for n, t in zip(tf.params, tf.arg_types)]
+        locals_ = [f"{ctype(t)} {self.var(n)}{{}};" for n, t in sorted(tf.var_types.items())
+                   if n not in tf.params]
+        self.block(self.fn.body)
+        if tf.return_type == T.NONE:
+            self.emit("return tr::none_t{};")
+        elif not (self.fn.body and isinstance(self.fn.body[-1], h.Return)):
+            self.emit('tr::raise(TR_ERR_RUNTIME, "%s", "compiled function reached its end without returning a '
+                      'value (Python would return None)");')
+        sig = ", ".join(f"{n}: {t}" for n, t in zip(tf.params, tf.arg_types))
+        comment = f"{self.fn.qualname}({sig}) -> {tf.return_type}    [{_short(self.fn.filename)}:{self.fn.loc.line}]"
+        return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment)
+
+    def block(self, stmts) -> None:
+        for s in stmts:
+            self.comment(s)
+            getattr(self, "s_" + type(s).__name__)(s)
+
+    def nested(self, header: str, body, footer: str = "}") -> None:
+        self.emit(header)
+        self.depth += 1
+        self.block(body)
+        self.depth -= 1
+        self.lines.append(Line(self.depth, footer))
+
+    # ---- statements ------------------------------------------------------------
+
+    def s_Pass(self, s):
+        pass
+
+    def s_ExprStmt(self, s):
+        if isinstance(s.value, h.Const):
+            return
+        self.emit(f"(void)({self.expr(s.value).code});")
+
+    def s_Assign(self, s: h.Assign):
+        value = self.expr(s.value)
+        vt = self.type_of(s.value)
+        if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):
+            self.assign_name(s.targets[0].id, value, vt)
+            return
+        src = self.hoist(self.ev(value) if isinstance(vt, T.Array) else value.code)
+        for target in s.targets:
+            self.assign_target(target, CExpr(src), vt)
+
+    def assign_name(self, name, value: CExpr, vt):
+        dst_t = self.tf.var_types[name]
+        self.emit(f"{self.var(name)} = {self.convert(value, vt, dst_t)};")
+
+    def assign_target(self, target, value: CExpr, vt):
+        if isinstance(target, h.Name):
+            self.assign_name(target.id, value, vt)
+        elif isinstance(target, h.TupleExpr):
+            src = self.hoist(value.code)
+            for i, (sub, it) in enumerate(zip(target.elts, vt.items)):
+                self.assign_target(sub, CExpr(f"std::get<{i}>({src})"), it)
+        else:
+            self.store_subscript(target, value, vt)
+
+    def store_subscript(self, target: h.Subscript, value: CExpr, vt):
+        info = self.tf.subscripts[target]
+        if info.readonly_write:
+            self.emit("tr::readonly_error();")
+            return
+        arr = self.ev(self.expr(target.value))
+        if info.kind == "mask":
+            self.emit(f"tr::mask_set({arr}, {self.ev(self.expr(target.index[0]))}, {value.code});")
+            return
+        idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
+        if info.kind == "element":
+            self.emit(f"tr::at({arr}, {idx}) = tr::cast<{self.elem(info.result.dtype)}>({value.code});")
+        else:
+            self.emit(f"tr::assign(tr::view<{ctype(info.result)}>({arr}, {idx}), {value.code});")
+
+    def s_AugAssign(self, s: h.AugAssign):
+        ops = self.tf.ops[s]
+        target = s.target
+        tt = self.type_of(target)
+        vt = self.type_of(s.value)
+        value = self.expr(s.value)
+        if isinstance(target, h.Name):
+            name = self.var(target.id)
+            if isinstance(tt, T.Array):
+                expr = self.binop(s.op, ops, CExpr(name), tt, value, vt)
+                self.emit(f"tr::assign({name}, {expr.code});")
+            else:
+                expr = self.binop(s.op, ops, CExpr(name), tt, value, vt)
+                self.emit(f"{name} = {self.convert(expr, ops.result, self.tf.var_types[target.id])};")
+            return
+        info = self.tf.subscripts[target]
+        if info.readonly_write:
+            self.emit("tr::readonly_error();")
+            return
+        arr = self.hoist(self.ev(self.expr(target.value)))
+        idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
+        if info.kind == "element":
+            ref = self.tmp("ref")
+            self.emit(f"{{ auto &{ref} = tr::at({arr}, {idx});")
+            expr = self.binop(s.op, ops, CExpr(ref), info.result, value, vt)
+            self.lines.append(Line(self.depth + 1, f"{ref} = tr::cast<{self.elem(info.result.dtype)}>({expr.code}); }}"))
+        elif info.kind == "view":
+            view = self.hoist(f"tr::view<{ctype(info.result)}>({arr}, {idx})")
+            expr = self.binop(s.op, ops, CExpr(view), info.result, value, vt)
+            self.emit(f"tr::assign({view}, {expr.code});")
+        else:
+            mask = self.hoist(self.ev(self.expr(target.index[0])))
+            cur = CExpr(f"tr::mask_get({arr}, {mask})")
+            expr = self.binop(s.op, ops, cur, info.result, value, vt)
+            self.emit(f"tr::mask_set({arr}, {mask}, {expr.code});")
+
+    def s_Return(self, s: h.Return):
+        if s.value is None:
+            self.emit("return tr::none_t{};")
+            return
+        value = self.expr(s.value)
+        self.emit(f"return {self.convert(value, self.type_of(s.value), self.tf.return_type)};")
+
+    def s_Assert(self, s: h.Assert):
+        test = self.expr(s.test).code
+        msg = ""
+        if s.msg is not None and isinstance(s.msg, h.Const) and isinstance(s.msg.value, str):
+            msg = s.msg.value
+        text = msg.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("%", "%%")
+        self.emit(f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "{text}");' if text else
+                  f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "%s", "");')
+
+    def s_If(self, s: h.If):
+        test = self.expr(s.test).code
+        self.nested(f"if (tr::truthy({test})) {{", s.body)
+        if s.orelse:
+            self.nested("else {", s.orelse)
+
+    def s_Break(self, s):
+        flag = self.loop_flags[-1] if self.loop_flags else None
+        if flag:
+            self.emit(f"{flag} = true;")
+        self.emit("break;")
+
+    def s_Continue(self, s):
+        self.emit("continue;")
+
+    def loop_flag(self, has_else: bool):
+        if not has_else:
+            return None
+        flag = self.tmp("broke")
+        self.emit(f"bool {flag} = false;")
+        return flag
+
+    def finish_loop(self, flag, orelse):
+        if flag:
+            self.nested(f"if (!{flag}) {{", orelse)
+
+    def s_While(self, s: h.While):
+        flag = self.loop_flag(bool(s.orelse))
+        self.loop_flags.append(flag)
+        test = self.expr(s.test).code
+        if self.pre:
+            # The condition needed helper statements: re-run them every iteration.
+            pre, self.pre = self.pre, []
+            self.emit("while (true) {")
+            self.depth += 1
+            for p in pre:
+                self.emit(p)
+            self.emit(f"if (!tr::truthy({test})) break;")
+            self.block(s.body)
+            self.depth -= 1
+            self.lines.append(Line(self.depth, "}"))
+        else:
+            self.nested(f"while (tr::truthy({test})) {{", s.body)
+        self.loop_flags.pop()
+        self.finish_loop(flag, s.orelse)
+
+    def s_For(self, s: h.For):
+        flag = self.loop_flag(bool(s.orelse))
+        self.loop_flags.append(flag)
+        it = self.tf.loops[s]
+        header, elems = self.iteration(s.iter, it)
+        self.emit(header)
+        self.depth += 1
+        self.bind_loop_target(s.target, elems, it)
+        self.block(s.body)
+        self.depth -= 1
+        self.lines.append(Line(self.depth, "}"))
+        self.loop_flags.pop()
+        self.finish_loop(flag, s.orelse)
+
+    def bind_loop_target(self, target, elem, it):
+        elem_t = self.program_elem_type(it)
+        if isinstance(target, h.TupleExpr) and isinstance(elem, list):
+            for sub, code, t in zip(target.elts, elem, elem_t.items):
+                self.assign_target(sub, CExpr(code) if isinstance(code, str) else code, t)
+        elif isinstance(elem, list):
+            parts = [self.convert(CExpr(c), t, t) for c, t in zip(elem, elem_t.items)]
+            self.assign_target(target, CExpr(f"{ctype(elem_t)}({', '.join(parts)})"), elem_t)
+        else:
+            self.assign_target(target, CExpr(elem), elem_t)
+
+    def program_elem_type(self, it):
+        if isinstance(it, T.Range):
+            return T.INT
+        if isinstance(it, T.Array):
+            return it.scalar if it.ndim == 1 else T.Array(it.dtype, it.ndim - 1, "C" if it.layout == "C" else "A",
+                                                          it.readonly)
+        if isinstance(it, T.Enumerate):
+            return T.Tuple((T.INT, self.program_elem_type(it.inner)))
+        if isinstance(it, T.Zip):
+            return T.Tuple(tuple(self.program_elem_type(t) for t in it.inners))
+        return it.homogeneous
+
+    def iteration(self, node, it):
+        """(loop header, element code or list of codes for enumerate/zip)."""
+        counter = self.tmp("i")
+        length, elem = self.iterable(node, it, counter)
+        if isinstance(it, T.Range):
+            return length, elem
+        return f"for (int64_t {counter} = 0; {counter} < {length}; ++{counter}) {{", elem
+
+    def iterable(self, node, it, counter):
+        """For a range: (full for-header, element); otherwise (length code, element code(s))."""
+        if isinstance(it, T.Range):
+            args = [f"int64_t({self.expr(a).code})" for a in node.args]
+            start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
+                (args[0], args[1], "1") if len(args) == 2 else tuple(args))
+            const_step = None
+            if len(node.args) == 3:
+                from ..library.base import NOT_CONST
+                c = _const_int(node.args[2])
+                const_step = c if c is not NOT_CONST else None
+            else:
+                const_step = 1
+            stop = self.hoist(stop)
+            if const_step is None:
+                step = self.hoist(step)
+                self.emit(f'if ({step} == 0) tr::raise(TR_ERR_VALUE, "range() arg 3 must not be zero");')
+                cond = f"({step} > 0 ? {counter} < {stop} : {counter} > {stop})"
+            elif const_step == 0:
+                self.emit('tr::raise(TR_ERR_VALUE, "range() arg 3 must not be zero");')
+                cond = "false"
+            else:
+                cond = f"{counter} < {stop}" if const_step > 0 else f"{counter} > {stop}"
+            return f"for (int64_t {counter} = {start}; {cond}; {counter} += {step}) {{", counter
+        if isinstance(it, T.Array):
+            arr = self.hoist(self.ev(self.expr(node)))
+            if it.ndim == 1:
+                return f"{arr}.shape[0]", f"{arr}.data[{counter} * {arr}.stride(0)]"
+            elem_t = self.program_elem_type(it)
+            return f"{arr}.shape[0]", f"tr::row<{ctype(elem_t)}>({arr}, {counter})"
+        if isinstance(it, T.Tuple):
+            tup = self.hoist(self.expr(node).code)
+            return str(len(it.items)), f"tr::tuple_get({tup}, {counter})"
+        if isinstance(it, T.Enumerate):
+            inner_node = node.args[0]
+            start = "0"
+            start_node = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.name == "start"), None)
+            if start_node is not None:
+                start = self.hoist(f"int64_t({self.expr(start_node).code})")
+            length, elem = self._sub_iterable(inner_node, it.inner, counter)
+            return length, [f"({start} + {counter})", elem]
+        if isinstance(it, T.Zip):
+            lengths, elems = [], []
+            for sub_node, sub_t in zip(node.args, it.inners):
+                length, elem = self._sub_iterable(sub_node, sub_t, counter)
+                lengths.append(length)
+                elems.append(elem)
+            total = lengths[0]
+            for other in lengths[1:]:
+                total = f"tr::imin({total}, {other})"
+            return self.hoist(total), elems
+        raise NotImplementedError(f"iteration over {it}")
+
+    def _sub_iterable(self, node, it, counter):
+        if isinstance(it, T.Range):
+            args = [f"int64_t({self.expr(a).code})" for a in node.args]
+            start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
+                (args[0], args[1], "1") if len(args) == 2 else tuple(args))
+            start, stop, step = self.hoist(start), self.hoist(stop), self.hoist(step)
+            return f"tr::range_len({start}, {stop}, {step})", f"({start} + {counter} * {step})"
+        length, elem = self.iterable(node, it, counter)
+        return length, elem
+
+
+def _const_int(node):
+    from ..library.base import NOT_CONST
+
+    if isinstance(node, h.Const) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, h.UnaryOp) and node.op == "-" and isinstance(node.operand, h.Const):
+        return -node.operand.value
+    return NOT_CONST
+
+
+def _short(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def lower_program(program: Program, entry: TypedFunction, options, entry_symbol: str) -> CxxModule:
+    return ModuleLowerer(program, options).lower(entry, entry_symbol)

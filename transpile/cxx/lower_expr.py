@@ -1,0 +1,245 @@
+"""Expression lowering: typed HIR expressions -> C++ expression text.
+
+Array operations produce lazy expression templates (fused into one loop at
+jit_level O1, evaluated per operation at O0); scalar operations are plain
+C++ on operands converted to the computation type NumPy/CPython picked."""
+from __future__ import annotations
+
+from ..diagnostics import TypingError
+from ..hir import nodes as h
+from ..hir import types as T
+from ..library.attributes import lookup as lookup_attr
+from ..library.base import LowerSite
+from ..library.numpy_lib import functor_of
+from ..passes.promote import BINARY_UFUNCS, UNARY_UFUNCS
+from .model import CExpr
+from .types import SCALAR_CTYPES, ctype, literal
+
+INFIX = {"+", "-", "*", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="}
+SMALL_INTS = {"bool", "int8", "int16", "uint8", "uint16"}
+PY_FUNCS = {"/": "tr::py::truediv", "//": "tr::py::floordiv", "%": "tr::py::mod", "**": "tr::py::pow"}
+NP_FUNCS = {"//": "tr::op::floordiv", "%": "tr::op::mod", "**": "tr::op::pow"}
+
+
+class ExprLowerer:
+    """Mixin of FunctionLowerer: needs self.tf, self.hoist, self.lazy, self.ev."""
+
+    def expr(self, node) -> CExpr:
+        method = getattr(self, "x_" + type(node).__name__)
+        return method(node)
+
+    def type_of(self, node) -> T.Type:
+        return self.tf.types[node]
+
+    # ---- leaves ----------------------------------------------------------
+
+    def x_Name(self, node: h.Name) -> CExpr:
+        if node in self.tf.consts:
+            return self.constant(self.tf.consts[node], self.type_of(node))
+        return CExpr(self.var(node.id))
+
+    def x_Const(self, node: h.Const) -> CExpr:
+        return CExpr(literal(node.value, self.type_of(node)))
+
+    def constant(self, value, t: T.Type) -> CExpr:
+        if isinstance(t, T.Array):
+            return CExpr(self.module.array_constant(value, t) + "()")
+        if isinstance(t, T.DType):
+            return CExpr("tr::none_t{}")
+        return CExpr(literal(value, t))
+
+    # ---- operators ---------------------------------------------------------
+
+    def x_BinOp(self, node: h.BinOp) -> CExpr:
+        if node.op == "@":
+            return self.call_lib(node, [node.left, node.right], {})
+        ops = self.tf.ops[node]
+        a, b = self.expr(node.left), self.expr(node.right)
+        return self.binop(node.op, ops, a, self.type_of(node.left), b, self.type_of(node.right))
+
+    def binop(self, op, ops, a: CExpr, at, b: CExpr, bt) -> CExpr:
+        result = ops.result
+        ct = SCALAR_CTYPES[ops.compute]
+        if isinstance(result, T.Array):
+            functor = functor_of(BINARY_UFUNCS[op])
+            if op == "**":
+                functor = "tr::op::pow"
+            return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
+        ac, bc = self.as_ct(a, at, ops.compute), self.as_ct(b, bt, ops.compute)
+        rt = ctype(result)
+        if ops.python_semantics and op in PY_FUNCS:
+            if op == "/" and ops.compute == "float64" and at.kind in "iub" and bt.kind in "iub":
+                return CExpr(f"tr::py::truediv_int(int64_t({a.code}), int64_t({b.code}))")
+            return CExpr(f"{PY_FUNCS[op]}({ac}, {bc})")
+        if op in NP_FUNCS:
+            return CExpr(f"{NP_FUNCS[op]}::apply({ac}, {bc})")
+        if op == "/":
+            return CExpr(f"({ac} / {bc})")
+        if op in INFIX:
+            text = f"({ac} {op} {bc})"
+            if ops.compute in SMALL_INTS and op not in ("<", "<=", ">", ">=", "==", "!="):
+                text = f"{rt}{text}"
+            return CExpr(text)
+        raise TypingError(f"operator {op} is not supported here", None)
+
+    def as_ct(self, x: CExpr, t: T.Type, compute: str) -> str:
+        """Scalar operand converted to the computation type."""
+        if isinstance(t, T.Scalar) and t.dtype == compute:
+            return x.code
+        if isinstance(t, T.Scalar) and x.code.lstrip("-").replace(".", "", 1).isdigit():
+            return literal(_num(x.code), T.Scalar(compute))
+        return f"tr::cast<{SCALAR_CTYPES[compute]}>({x.code})"
+
+    def x_UnaryOp(self, node: h.UnaryOp) -> CExpr:
+        ops = self.tf.ops[node]
+        x = self.expr(node.operand)
+        xt = self.type_of(node.operand)
+        if node.op == "not":
+            return CExpr(f"(!tr::truthy({x.code}))")
+        if isinstance(ops.result, T.Array):
+            return self.lazy(f"tr::unary<{functor_of(UNARY_UFUNCS[node.op])}, {SCALAR_CTYPES[ops.compute]}>({x.code})")
+        xc = self.as_ct(x, xt, ops.compute)
+        rt = ctype(ops.result)
+        if node.op == "-":
+            return CExpr(f"{rt}(-{xc})")
+        if node.op == "+":
+            return CExpr(f"{rt}({xc})")
+        return CExpr(f"tr::op::invert::apply({xc})")
+
+    def x_Compare(self, node: h.Compare) -> CExpr:
+        ops = self.tf.ops[node]
+        operands = [node.left] + list(node.comparators)
+        codes = [self.expr(o) for o in operands]
+        types = [self.type_of(o) for o in operands]
+        if len(node.ops) == 1:
+            return self.compare_one(node.ops[0], ops[0], codes[0], types[0], codes[1], types[1])
+        names = [self.hoist(c.code, t) if i > 0 else c.code for i, (c, t) in enumerate(zip(codes, types))]
+        parts = []
+        for i, op in enumerate(node.ops):
+            parts.append(self.compare_one(op, ops[i], CExpr(names[i]), types[i], CExpr(names[i + 1]), types[i + 1]).code)
+        return CExpr("(" + " && ".join(parts) + ")")
+
+    def compare_one(self, op, ops, a, at, b, bt) -> CExpr:
+        if op in ("is", "is not"):
+            same = at == bt  # only None comparisons reach here
+            return CExpr("true" if same == (op == "is") else "false")
+        return self.binop(op, ops, a, at, b, bt)
+
+    def x_BoolOp(self, node: h.BoolOp) -> CExpr:
+        rt = self.type_of(node)
+        values = [self.expr(v) for v in node.values]
+        if rt == T.BOOL or rt == T.Scalar("bool"):
+            joiner = " && " if node.op == "and" else " || "
+            return CExpr("(" + joiner.join(f"tr::truthy({v.code})" for v in values) + ")")
+        ct = ctype(rt)
+        code = f"tr::cast<{ct}>({values[-1].code})"
+        for v in reversed(values[:-1]):
+            test = "!tr::truthy(tr_v)" if node.op == "and" else "tr::truthy(tr_v)"
+            code = f"([&]() -> {ct} {{ auto tr_v = {v.code}; if ({test}) return tr::cast<{ct}>(tr_v); return {code}; }}())"
+        return CExpr(code)
+
+    def x_IfExp(self, node: h.IfExp) -> CExpr:
+        rt = self.type_of(node)
+        test = self.expr(node.test)
+        body = self.convert(self.expr(node.body), self.type_of(node.body), rt)
+        orelse = self.convert(self.expr(node.orelse), self.type_of(node.orelse), rt)
+        return CExpr(f"(tr::truthy({test.code}) ? {body} : {orelse})")
+
+    def x_TupleExpr(self, node: h.TupleExpr) -> CExpr:
+        t = self.type_of(node)
+        items = [self.convert(self.expr(e), self.type_of(e), it) for e, it in zip(node.elts, t.items)]
+        return CExpr(f"{ctype(t)}({', '.join(items)})")
+
+    # ---- attributes, subscripts, calls -------------------------------------
+
+    def x_Attribute(self, node: h.Attribute) -> CExpr:
+        if node in self.tf.consts:
+            return self.constant(self.tf.consts[node], self.type_of(node))
+        base_t = self.type_of(node.value)
+        rule = lookup_attr(base_t, node.attr)
+        return rule.lower(self, self.expr(node.value), base_t, self.type_of(node))
+
+    def index_code(self, idx, part) -> str:
+        if part == "int":
+            return f"int64_t({self.expr(idx).code})"
+        if part == "all":
+            return "tr::all"
+        if part == "newaxis":
+            return "tr::newaxis"
+        pieces = []
+        for p in (idx.lower, idx.upper):
+            pieces += ["false", "0"] if p is None else ["true", f"int64_t({self.expr(p).code})"]
+        step = "1" if idx.step is None else f"int64_t({self.expr(idx.step).code})"
+        return f"tr::slice({', '.join(pieces)}, {step})"
+
+    def x_Subscript(self, node: h.Subscript) -> CExpr:
+        info = self.tf.subscripts[node]
+        base = self.expr(node.value)
+        if info.kind == "tuple_item":
+            if info.const_index is not None:
+                return CExpr(f"std::get<{info.const_index}>({base.code})")
+            return CExpr(f"tr::tuple_get({base.code}, int64_t({self.expr(node.index[0]).code}))")
+        if info.kind == "tuple_slice":
+            tmp = self.hoist(base.code, self.type_of(node.value))
+            items = ", ".join(f"std::get<{i}>({tmp})" for i in info.const_index)
+            return CExpr(f"{ctype(info.result)}({items})")
+        arr = self.ev(base)
+        if info.kind == "mask":
+            return CExpr(f"tr::mask_get({arr}, {self.ev(self.expr(node.index[0]))})")
+        idx = ", ".join(self.index_code(i, p) for i, p in zip(node.index, info.parts))
+        if info.kind == "element":
+            return CExpr(f"tr::at({arr}, {idx})")
+        return CExpr(f"tr::view<{ctype(info.result)}>({arr}{', ' if idx else ''}{idx})")
+
+    def x_Call(self, node: h.Call) -> CExpr:
+        kind, target, info = self.tf.calls[node]
+        if kind == "jit":
+            return self.call_jit(node, target, info)
+        args = list(node.args)
+        if isinstance(node.func, h.Attribute) and (node.func.value in self.tf.types and not isinstance(
+                self.tf.types[node.func.value], T.CompileTimeValue)):
+            args = [node.func.value] + args
+        return self.call_lib(node, args, {k.name: k.value for k in node.keywords})
+
+    def call_lib(self, node, arg_nodes, kw_nodes) -> CExpr:
+        _, entry, info = self.tf.calls[node]
+        for header in entry.headers:
+            self.module.include(header)
+        args = [self.expr(a) for a in arg_nodes]
+        kwargs = {k: self.expr(v) for k, v in kw_nodes.items()}
+        site = LowerSite(info, self.type_of(node), args, kwargs, [self.type_of(a) for a in arg_nodes],
+                         {k: self.type_of(v) for k, v in kw_nodes.items()}, self)
+        return entry.lower(site)
+
+    def call_jit(self, node, key, sources) -> CExpr:
+        callee = self.program.functions[key]
+        pyfunc, arg_types = key
+        kw = {k.name: k.value for k in node.keywords}
+        args = []
+        for (kind, where), t in zip(sources, arg_types):
+            if kind == "pos":
+                args.append(self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t))
+            elif kind == "kw":
+                args.append(self.convert(self.expr(kw[where]), self.type_of(kw[where]), t))
+            else:
+                args.append(self.constant(where, t).code)
+        return CExpr(f"{callee.cxx_name}({', '.join(args)})")
+
+    # ---- conversions --------------------------------------------------------
+
+    def convert(self, x: CExpr, src: T.Type, dst: T.Type) -> str:
+        """C++ text of value x (type src) as a value of type dst."""
+        if isinstance(dst, T.Array):
+            code = self.ev(x)
+            if src != dst:
+                return f"{ctype(dst)}({code})"
+            return code
+        if src == dst:
+            return x.code
+        if isinstance(dst, T.Scalar):
+            return f"tr::cast<{ctype(dst)}>({x.code})"
+        return f"{ctype(dst)}({x.code})"
+
+
+def _num(text: str):
+    return float(text) if "." in text else int(text)

@@ -1,0 +1,53 @@
+"""The render model: everything the Jinja2 templates print, decided here
+and in the lowering, so templates make no decisions."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class CExpr:
+    """A lowered expression; lazy ones are unevaluated array expressions."""
+
+    code: str
+    lazy: bool = False
+
+
+@dataclass
+class Line:
+    indent: int
+    text: str
+
+
+@dataclass
+class CxxFunction:
+    name: str
+    return_type: str
+    params: list  # "type name"
+    locals: list  # "type name;"
+    body: list  # Line
+    comment: str
+
+
+@dataclass
+class CxxEntry:
+    symbol: str
+    function: str
+    unpack: list  # C++ statements
+    call_args: list
+    stores: list  # C++ statements writing results
+
+
+@dataclass
+class CxxConstant:
+    decl: str  # full C++ definition
+
+
+@dataclass
+class CxxModule:
+    title: str
+    defines: list
+    includes: list
+    constants: list = field(default_factory=list)
+    functions: list = field(default_factory=list)
+    entries: list = field(default_factory=list)

@@ -1,0 +1,36 @@
+"""@jit: validates options and wraps the function; nothing compiles here."""
+from __future__ import annotations
+
+import functools
+import inspect
+
+from .options import make_options
+
+
+def jit(fn=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu", cache=True,
+        boundscheck=True, **options):
+    """Compile a numeric Python function to C++ on its first call with new argument types.
+
+    Usable bare (``@jit``) or with options (``@jit(jit_level="O1")``), mirroring
+    ``mindspore.jit``: capture_mode ("ast"), jit_level ("O0": every check, fast
+    compile; "O1": fused array expressions, -O3 and native vectorization),
+    dynamic (accepted; shapes are always dynamic), fullgraph, backend ("cpu"),
+    plus cache (use the on-disk cache) and boundscheck (IndexError on
+    out-of-range indices).
+    """
+    opts = make_options(capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic, fullgraph=fullgraph,
+                        backend=backend, cache=cache, boundscheck=boundscheck, **options)
+
+    def wrap(func):
+        if not inspect.isfunction(func):
+            raise TypeError(f"@jit can only decorate Python functions, not {type(func).__name__}")
+        from .dispatcher import JitFunction
+
+        impl = JitFunction(func, opts)
+        dispatcher = impl.dispatcher
+        functools.update_wrapper(dispatcher, func)
+        return dispatcher
+
+    if fn is None:
+        return wrap
+    return wrap(fn)

@@ -1,0 +1,87 @@
+"""Source locations, the error classes users see, and their formatting.
+
+Every error that concerns the user's code reads like a compiler's:
+
+    kernels.py:12:9: error: cannot add 'float64[:]' and 'str'
+        y = a + "x"
+            ^^^^^^^
+    hint: ...
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """A position in the user's file: 1-based line, 0-based column."""
+
+    filename: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+    source_line: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}:{self.col + 1}"
+
+
+class TranspileError(Exception):
+    """Base class of transpile's errors about user code."""
+
+    def __init__(self, message: str, loc: SourceLoc | None = None, hint: str | None = None):
+        self.message = message
+        self.loc = loc
+        self.hint = hint
+        super().__init__(format_diagnostic(message, loc, hint))
+
+
+class UnsupportedSyntaxError(TranspileError):
+    """A construct outside the compiled subset."""
+
+
+class TypingError(TranspileError, TypeError):
+    """The compiler cannot give a value a type, or types do not fit."""
+
+
+class CompileError(TranspileError):
+    """The C++ compiler failed (or is missing)."""
+
+
+class MultipleErrors(UnsupportedSyntaxError):
+    """Several errors of one function, reported together."""
+
+    def __init__(self, errors: list[TranspileError]):
+        self.errors = errors
+        first = errors[0]
+        Exception.__init__(self, "\n".join(str(e) for e in errors))
+        self.message, self.loc, self.hint = first.message, first.loc, first.hint
+
+
+def format_diagnostic(message: str, loc: SourceLoc | None, hint: str | None = None) -> str:
+    if loc is None:
+        text = f"error: {message}"
+    else:
+        text = f"{loc}: error: {message}"
+        if loc.source_line:
+            line = loc.source_line.rstrip("\n")
+            stripped = line.lstrip()
+            indent = len(line) - len(stripped)
+            width = 1
+            if loc.end_line == loc.line and loc.end_col > loc.col:
+                width = loc.end_col - loc.col
+            caret_col = max(loc.col - indent, 0)
+            text += f"\n    {stripped}\n    {' ' * caret_col}{'^' * max(width, 1)}"
+    if hint:
+        text += f"\n  hint: {hint}"
+    return text
+
+
+def raise_collected(errors: list[TranspileError]) -> None:
+    """Raises the errors of one function: the error itself when there is one."""
+    if not errors:
+        return
+    if len(errors) == 1:
+        raise errors[0]
+    raise MultipleErrors(errors)

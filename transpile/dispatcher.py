@@ -1,0 +1,236 @@
+"""The Python side of a @jit function.
+
+Calls go straight to transpile._runtime.Dispatcher (C), which matches the
+arguments against the loaded specializations.  Only a call it cannot match
+comes here: the arguments are typed, the cache is consulted with a key
+computed before any parsing (so a warm start imports neither libcst nor
+Jinja2), and on a miss the specialization is translated, compiled, stored
+and loaded.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import threading
+
+from . import _runtime
+from .build import cache
+from .build.loader import entry_address
+from .frontend.source import source_hash
+from .hir import types as T
+from .options import Options, cache_enabled
+
+SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
+             "complex64/complex128 (any shape and strides), tuples of these, and None")
+
+
+class JitFunction:
+    def __init__(self, py_func, options: Options):
+        self.py_func = py_func
+        self.options = options
+        self._lock = threading.RLock()
+        self._specializations: list[dict] = []
+        self._source_hash = None
+        self._signature = inspect.signature(py_func)
+        params = list(self._signature.parameters.values())
+        defaults = tuple(p.default for p in params if p.default is not inspect.Parameter.empty)
+        self.dispatcher = _runtime.Dispatcher(self)
+        self.dispatcher.set_params(len(params), defaults or None, inspect.getsourcefile(py_func) or "<unknown>")
+
+    # ---- public ---------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return f"<transpile.jit {self.py_func.__module__}.{self.py_func.__qualname__}>"
+
+    @property
+    def signatures(self) -> list[tuple]:
+        """Argument types of each loaded specialization."""
+        return [tuple(s["arg_types"]) for s in self._specializations]
+
+    def inspect_cxx(self, signature=None) -> str:
+        """The generated C++ of a specialization (the first, or the one whose
+        argument types are given as text or types)."""
+        spec = self._find(signature)
+        with open(os.path.join(spec["dir"], cache.SOURCE)) as f:
+            return f.read()
+
+    def compile(self, signature) -> None:
+        """Compiles (or loads) the specialization for these argument types."""
+        types = T.parse_signature(signature) if isinstance(signature, str) else list(signature)
+        self._ensure(tuple(types))
+
+    # ---- slow path (called by the C dispatcher) ------------------------------------
+
+    def _slow_call(self, args: tuple, kwargs):
+        if kwargs:
+            try:
+                bound = self._signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise TypeError(f"{self.py_func.__name__}(): {exc}") from None
+            bound.apply_defaults()
+            args = tuple(bound.arguments.values())
+        params = list(self._signature.parameters)
+        if len(args) != len(params):
+            try:
+                self._signature.bind(*args)
+            except TypeError as exc:
+                raise TypeError(f"{self.py_func.__name__}(): {exc}") from None
+        types = []
+        for name, value in zip(params, args):
+            try:
+                desc = _runtime.describe(value)
+            except TypeError as exc:
+                raise TypeError(f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}") \
+                    from None
+            types.extend(T.from_descriptor(desc))
+        self._ensure(tuple(types))
+        return self.dispatcher.call_compiled(tuple(args))
+
+    def _find(self, signature):
+        if not self._specializations:
+            if signature is None:
+                raise ValueError(f"{self.py_func.__name__} has no compiled specialization yet: call it or "
+                                 "pass signature=")
+        if signature is not None:
+            types = tuple(T.parse_signature(signature)) if isinstance(signature, str) else tuple(signature)
+            self._ensure(types)
+            for s in self._specializations:
+                if s["types"] == types:
+                    return s
+        return self._specializations[0]
+
+    def _ensure(self, arg_types: tuple) -> dict:
+        with self._lock:
+            for s in self._specializations:
+                if s["types"] == arg_types:
+                    return s
+            spec = self._load_or_build(arg_types)
+            spec["types"] = arg_types
+            address = entry_address(os.path.join(spec["dir"], cache.LIBRARY), spec["symbol"])
+            self.dispatcher.add_overload(tuple(spec["arg_desc"]), tuple(spec["result_desc"]), address)
+            self._specializations.append(spec)
+            return spec
+
+    def _key(self, arg_types: tuple) -> str:
+        from .build.toolchain import find_compiler, flags
+        from .resources import fingerprint
+        import numpy
+
+        if self._source_hash is None:
+            self._source_hash = source_hash(self.py_func)
+        compiler = find_compiler(required=False)
+        return cache.make_key([
+            _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
+            self._source_hash, [str(t) for t in arg_types], [T.to_descriptor(t) for t in arg_types],
+            self.options.key(), compiler.identity if compiler else None, flags(self.options),
+            sys.implementation.cache_tag, numpy.__version__,
+        ])
+
+    def _load_or_build(self, arg_types: tuple) -> dict:
+        use_cache = self.options.cache and cache_enabled()
+        key = self._key(arg_types)
+        root = None if use_cache else _private_root()
+        meta = cache.load(key, root) if use_cache else None
+        if meta is not None and _deps_valid(meta):
+            return meta
+        with cache.locked(key, root):
+            meta = cache.load(key, root)
+            if meta is not None and _deps_valid(meta):
+                return meta
+            return self._build(key, arg_types, root)
+
+    def _build(self, key: str, arg_types: tuple, root) -> dict:
+        from .build.toolchain import compile_shared
+        from .cxx.names import symbol
+        from .passes.pipeline import translate
+
+        sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
+        tr = translate(self.py_func, arg_types, self.options, sym)
+        staging = cache.staging_dir(key, root)
+        try:
+            src = staging / cache.SOURCE
+            src.write_text(tr.cpp)
+            compile_shared(str(src), str(staging / cache.LIBRARY), self.options)
+            meta = {
+                "function": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
+                "source_file": inspect.getsourcefile(self.py_func),
+                "symbol": sym,
+                "arg_types": [str(t) for t in arg_types],
+                "return_type": str(tr.entry.return_type),
+                "arg_desc": [x for t in arg_types for x in T.to_descriptor(t)],
+                "result_desc": list(T.to_descriptor(tr.entry.return_type)),
+                "options": self.options.key(),
+                "deps": _dependencies(tr.program, self.py_func),
+            }
+            return cache.commit(key, staging, meta, root)
+        except BaseException:
+            import shutil
+
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+
+
+_PRIVATE_ROOT = None
+
+
+def _private_root():
+    """With the cache disabled, builds go to a directory of this process."""
+    global _PRIVATE_ROOT
+    if _PRIVATE_ROOT is None:
+        import atexit
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        _PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="transpile-nocache-"))
+        atexit.register(shutil.rmtree, _PRIVATE_ROOT, True)
+    return _PRIVATE_ROOT
+
+
+def _value_hash(value) -> str:
+    import hashlib
+
+    import numpy as np
+
+    h = hashlib.sha256()
+    if isinstance(value, np.ndarray):
+        h.update(str((value.dtype.str, value.shape)).encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    else:
+        h.update(repr((type(value).__name__, value)).encode())
+    return h.hexdigest()
+
+
+def _dependencies(program, root_func) -> dict:
+    jit = []
+    for (module, qualname), fn in program.jit_deps.items():
+        if fn is root_func:
+            continue
+        jit.append([module, qualname, source_hash(fn)])
+    consts = [[module, name, _value_hash(value)] for (module, name), value in program.global_deps.items()]
+    return {"jit": sorted(jit), "globals": sorted(consts)}
+
+
+def _resolve(module: str, qualname: str):
+    obj = sys.modules.get(module)
+    for part in qualname.split("."):
+        if obj is None:
+            return None
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def _deps_valid(meta: dict) -> bool:
+    """An entry stays valid while the @jit functions and globals it froze are unchanged."""
+    deps = meta.get("deps", {})
+    for module, qualname, digest in deps.get("jit", []):
+        target = _resolve(module, qualname)
+        fn = getattr(target, "py_func", None)
+        if fn is None or source_hash(fn) != digest:
+            return False
+    for module, name, digest in deps.get("globals", []):
+        mod = sys.modules.get(module)
+        if mod is None or name not in vars(mod) or _value_hash(vars(mod)[name]) != digest:
+            return False
+    return True

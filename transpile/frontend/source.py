@@ -1,0 +1,56 @@
+"""Getting a function's source text, dedented, with the offsets that map
+positions in that text back to the user's file."""
+from __future__ import annotations
+
+import hashlib
+import inspect
+from dataclasses import dataclass
+
+from ..diagnostics import SourceLoc, TranspileError
+
+
+@dataclass(frozen=True)
+class FunctionSource:
+    filename: str
+    first_line: int  # file line of the text's first line
+    indent: int  # columns removed from every line
+    text: str  # dedented source: decorators and def included
+    file_lines: tuple  # the original lines, for error displays
+
+    def loc(self, line: int, col: int, end_line: int = 0, end_col: int = 0) -> SourceLoc:
+        """Location in the file of (line, col) in `text` (1-based line, 0-based col)."""
+        fline = self.first_line + line - 1
+        idx = line - 1
+        src = self.file_lines[idx] if 0 <= idx < len(self.file_lines) else ""
+        return SourceLoc(self.filename, fline, col + self.indent,
+                         self.first_line + end_line - 1 if end_line else 0,
+                         end_col + self.indent if end_line else 0, src)
+
+
+def get_source(fn) -> FunctionSource:
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise TranspileError(
+            f"cannot read the source of {getattr(fn, '__qualname__', fn)!r}: {exc}",
+            hint="@jit compiles from source text: define the function in a file, not in an interactive "
+                 "session without source, or build it ahead of time") from None
+    filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    first_text = lines[0]
+    indent = len(first_text) - len(first_text.lstrip())
+    dedented = []
+    for line in lines:
+        if line[:indent].strip() == "":
+            dedented.append(line[indent:])
+        else:
+            dedented.append(line.lstrip())
+    return FunctionSource(filename, first or 1, indent, "".join(dedented), tuple(lines))
+
+
+def source_hash(fn) -> str:
+    """Hash of a function's source text, cheap enough for every warm start."""
+    try:
+        text = inspect.getsource(fn)
+    except (OSError, TypeError):
+        text = repr(getattr(fn, "__code__", fn))
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,269 @@
+"""libcst syntax tree -> hir.Function.
+
+Constructs outside the compiled subset are collected as
+UnsupportedSyntaxErrors (all of a function's, reported together) rather than
+stopping at the first.
+"""
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from ..diagnostics import UnsupportedSyntaxError, raise_collected
+from ..hir import nodes as h
+from .source import FunctionSource
+
+BINOPS = {
+    "Add": "+", "Subtract": "-", "Multiply": "*", "Divide": "/", "FloorDivide": "//", "Modulo": "%",
+    "Power": "**", "MatrixMultiply": "@", "LeftShift": "<<", "RightShift": ">>", "BitAnd": "&",
+    "BitOr": "|", "BitXor": "^",
+}
+AUGOPS = {k + "Assign": v for k, v in BINOPS.items()}
+UNARYOPS = {"Minus": "-", "Plus": "+", "BitInvert": "~", "Not": "not"}
+BOOLOPS = {"And": "and", "Or": "or"}
+CMPOPS = {
+    "LessThan": "<", "LessThanEqual": "<=", "GreaterThan": ">", "GreaterThanEqual": ">=", "Equal": "==",
+    "NotEqual": "!=", "Is": "is", "IsNot": "is not", "In": "in", "NotIn": "not in",
+}
+
+# What users wrote, named the way the error message should name it.
+CONSTRUCT_NAMES = {
+    "List": "list display", "Dict": "dict display", "Set": "set display", "ListComp": "list comprehension",
+    "DictComp": "dict comprehension", "SetComp": "set comprehension", "GeneratorExp": "generator expression",
+    "Lambda": "lambda", "FormattedString": "f-string", "Await": "await", "Yield": "yield",
+    "NamedExpr": "assignment expression (:=)", "Ellipsis": "Ellipsis", "Try": "try statement",
+    "TryStar": "try statement", "With": "with statement", "Raise": "raise statement", "Del": "del statement",
+    "Global": "global statement", "Nonlocal": "nonlocal statement", "Import": "import statement",
+    "ImportFrom": "import statement", "ClassDef": "class definition", "FunctionDef": "nested function",
+    "Match": "match statement", "StarredElement": "star unpacking", "StarredDictElement": "star unpacking",
+}
+
+
+class _Converter:
+    def __init__(self, src: FunctionSource, positions):
+        self.src = src
+        self.positions = positions
+        self.errors: list[UnsupportedSyntaxError] = []
+
+    def loc(self, node):
+        rng = self.positions[node]
+        return self.src.loc(rng.start.line, rng.start.column, rng.end.line, rng.end.column)
+
+    def unsupported(self, node, what: str | None = None, hint: str | None = None):
+        name = what or CONSTRUCT_NAMES.get(type(node).__name__, type(node).__name__)
+        self.errors.append(UnsupportedSyntaxError(
+            f"{name} is not supported in compiled code", self.loc(node),
+            hint or "rewrite it with the supported subset (numbers, arrays, tuples, loops), "
+                    "or move it out of the @jit function"))
+        return None
+
+    # ---- function -------------------------------------------------------
+
+    def function(self, fn: cst.FunctionDef, qualname: str) -> h.Function:
+        if fn.asynchronous:
+            self.unsupported(fn, "async def")
+        p = fn.params
+        for extra in (p.star_arg, p.star_kwarg):
+            if isinstance(extra, cst.Param):
+                self.unsupported(extra, "*args/**kwargs parameter")
+        if p.kwonly_params:
+            self.unsupported(p.kwonly_params[0], "keyword-only parameter")
+        params = []
+        for param in list(p.posonly_params) + list(p.params):
+            ann = self.expr(param.annotation.annotation) if param.annotation else None
+            params.append(h.Param(self.loc(param), param.name.value, ann))
+        body = self.block(fn.body)
+        raise_collected(self.errors)
+        return h.Function(self.loc(fn.name), fn.name.value, qualname, tuple(params), body,
+                          self.src.filename, self.src.first_line, self.src.text)
+
+    def block(self, block) -> tuple:
+        out = []
+        for stmt in block.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    out.extend(self.small_stmt(small))
+            elif isinstance(stmt, cst.SimpleStatementSuite):
+                for small in stmt.body:
+                    out.extend(self.small_stmt(small))
+            else:
+                converted = self.compound(stmt)
+                if converted is not None:
+                    out.append(converted)
+        if not out:
+            out.append(h.Pass(self.src.loc(1, 0)))
+        return tuple(out)
+
+    def body_of(self, node) -> tuple:
+        if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            return self.block(node)
+        return self.block(node.body)
+
+    # ---- statements -----------------------------------------------------
+
+    def small_stmt(self, s) -> list:
+        loc = self.loc(s)
+        if isinstance(s, cst.Assign):
+            targets = tuple(self.target(t.target) for t in s.targets)
+            return [h.Assign(loc, targets, self.expr(s.value))]
+        if isinstance(s, cst.AnnAssign):
+            if s.value is None:
+                return []  # a bare annotation declares nothing at run time
+            return [h.Assign(loc, (self.target(s.target),), self.expr(s.value), self.expr(s.annotation.annotation))]
+        if isinstance(s, cst.AugAssign):
+            op = AUGOPS.get(type(s.operator).__name__)
+            return [h.AugAssign(loc, self.target(s.target), op, self.expr(s.value))]
+        if isinstance(s, cst.Expr):
+            return [h.ExprStmt(loc, self.expr(s.value))]
+        if isinstance(s, cst.Return):
+            return [h.Return(loc, self.expr(s.value) if s.value is not None else None)]
+        if isinstance(s, cst.Pass):
+            return [h.Pass(loc)]
+        if isinstance(s, cst.Break):
+            return [h.Break(loc)]
+        if isinstance(s, cst.Continue):
+            return [h.Continue(loc)]
+        if isinstance(s, cst.Assert):
+            return [h.Assert(loc, self.expr(s.test), self.expr(s.msg) if s.msg is not None else None)]
+        self.unsupported(s)
+        return []
+
+    def compound(self, s):
+        loc = self.loc(s)
+        if isinstance(s, cst.If):
+            return self.if_stmt(s)
+        if isinstance(s, cst.While):
+            orelse = self.body_of(s.orelse.body) if s.orelse else ()
+            return h.While(loc, self.expr(s.test), self.body_of(s.body), orelse)
+        if isinstance(s, cst.For):
+            if s.asynchronous:
+                return self.unsupported(s, "async for")
+            orelse = self.body_of(s.orelse.body) if s.orelse else ()
+            return h.For(loc, self.target(s.target), self.expr(s.iter), self.body_of(s.body), orelse)
+        return self.unsupported(s)
+
+    def if_stmt(self, s: cst.If) -> h.If:
+        orelse = ()
+        if isinstance(s.orelse, cst.If):
+            orelse = (self.if_stmt(s.orelse),)
+        elif isinstance(s.orelse, cst.Else):
+            orelse = self.body_of(s.orelse.body)
+        return h.If(self.loc(s), self.expr(s.test), self.body_of(s.body), orelse)
+
+    def target(self, t):
+        if isinstance(t, cst.Name):
+            return h.Name(self.loc(t), t.value)
+        if isinstance(t, (cst.Tuple, cst.List)):
+            elts = []
+            for el in t.elements:
+                if isinstance(el, cst.StarredElement):
+                    self.unsupported(el)
+                    continue
+                elts.append(self.target(el.value))
+            return h.TupleExpr(self.loc(t), tuple(elts))
+        if isinstance(t, cst.Subscript):
+            return self.expr(t)
+        if isinstance(t, cst.Attribute):
+            return self.expr(t)
+        return self.unsupported(t, "assignment to this kind of target")
+
+    # ---- expressions ----------------------------------------------------
+
+    def expr(self, e):
+        method = getattr(self, "e_" + type(e).__name__, None)
+        if method is None:
+            return self.unsupported(e)
+        return method(e)
+
+    def e_Name(self, e):
+        if e.value in ("True", "False", "None"):
+            return h.Const(self.loc(e), {"True": True, "False": False, "None": None}[e.value])
+        return h.Name(self.loc(e), e.value)
+
+    def _literal(self, e):
+        return h.Const(self.loc(e), ast.literal_eval(e.value))
+
+    e_Integer = e_Float = e_Imaginary = _literal
+
+    def e_SimpleString(self, e):
+        return h.Const(self.loc(e), e.evaluated_value)
+
+    def e_ConcatenatedString(self, e):
+        value = e.evaluated_value
+        if value is None:
+            return self.unsupported(e, "f-string")
+        return h.Const(self.loc(e), value)
+
+    def e_BinaryOperation(self, e):
+        return h.BinOp(self.loc(e), BINOPS[type(e.operator).__name__], self.expr(e.left), self.expr(e.right))
+
+    def e_UnaryOperation(self, e):
+        return h.UnaryOp(self.loc(e), UNARYOPS[type(e.operator).__name__], self.expr(e.expression))
+
+    def e_BooleanOperation(self, e):
+        op = BOOLOPS[type(e.operator).__name__]
+        values = []
+        for side in (e.left, e.right):
+            converted = self.expr(side)
+            # Flatten a and b and c into one node, as Python's ast does.
+            if isinstance(converted, h.BoolOp) and converted.op == op and not side.lpar:
+                values.extend(converted.values)
+            else:
+                values.append(converted)
+        return h.BoolOp(self.loc(e), op, tuple(values))
+
+    def e_Comparison(self, e):
+        ops = tuple(CMPOPS[type(c.operator).__name__] for c in e.comparisons)
+        comps = tuple(self.expr(c.comparator) for c in e.comparisons)
+        return h.Compare(self.loc(e), self.expr(e.left), ops, comps)
+
+    def e_IfExp(self, e):
+        return h.IfExp(self.loc(e), self.expr(e.test), self.expr(e.body), self.expr(e.orelse))
+
+    def e_Call(self, e):
+        args, kws = [], []
+        for arg in e.args:
+            if arg.star:
+                self.unsupported(arg, "star arguments (*args/**kwargs) in calls")
+                continue
+            value = self.expr(arg.value)
+            if arg.keyword is not None:
+                kws.append(h.Keyword(self.loc(arg), arg.keyword.value, value))
+            else:
+                args.append(value)
+        return h.Call(self.loc(e), self.expr(e.func), tuple(args), tuple(kws))
+
+    def e_Attribute(self, e):
+        return h.Attribute(self.loc(e), self.expr(e.value), e.attr.value)
+
+    def e_Subscript(self, e):
+        index = []
+        for el in e.slice:
+            s = el.slice
+            if isinstance(s, cst.Slice):
+                index.append(h.Slice(self.loc(s), self._opt(s.lower), self._opt(s.upper), self._opt(s.step)))
+            else:
+                value = s.value
+                if isinstance(value, cst.Tuple) and len(e.slice) == 1:
+                    # a[(i, j)] / a[idx] with idx a tuple expression: same as a[i, j]
+                    index.extend(self.expr(v.value) for v in value.elements)
+                else:
+                    index.append(self.expr(value))
+        return h.Subscript(self.loc(e), self.expr(e.value), tuple(index))
+
+    def _opt(self, e):
+        return None if e is None else self.expr(e)
+
+    def e_Tuple(self, e):
+        elts = []
+        for el in e.elements:
+            if isinstance(el, cst.StarredElement):
+                self.unsupported(el)
+                continue
+            elts.append(self.expr(el.value))
+        return h.TupleExpr(self.loc(e), tuple(elts))
+
+
+def to_hir(fn_node: cst.FunctionDef, positions, src: FunctionSource, qualname: str) -> h.Function:
+    return _Converter(src, positions).function(fn_node, qualname)

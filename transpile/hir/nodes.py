@@ -1,0 +1,199 @@
+"""The high-level IR: a small, frozen tree of the Python subset we compile.
+
+Nodes compare by identity (eq=False) so analyses can key side tables on
+them; each carries the SourceLoc of the Python code it came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import SourceLoc
+
+node = dataclass(frozen=True, eq=False)
+
+
+@node
+class Node:
+    loc: SourceLoc
+
+
+# ---- expressions ---------------------------------------------------------
+
+@node
+class Expr(Node):
+    pass
+
+
+@node
+class Name(Expr):
+    id: str
+
+
+@node
+class Const(Expr):
+    value: object  # int, float, complex, bool, None, str
+
+
+@node
+class BinOp(Expr):
+    op: str  # Python operator text: "+", "//", "@", ...
+    left: Expr
+    right: Expr
+
+
+@node
+class UnaryOp(Expr):
+    op: str  # "-", "+", "~", "not"
+    operand: Expr
+
+
+@node
+class BoolOp(Expr):
+    op: str  # "and" / "or"
+    values: tuple
+
+
+@node
+class Compare(Expr):
+    left: Expr
+    ops: tuple  # "<", "<=", "==", "!=", ">", ">=", "is", "is not", "in", "not in"
+    comparators: tuple
+
+
+@node
+class IfExp(Expr):
+    test: Expr
+    body: Expr
+    orelse: Expr
+
+
+@node
+class Keyword(Node):
+    name: str
+    value: Expr
+
+
+@node
+class Call(Expr):
+    func: Expr
+    args: tuple
+    keywords: tuple = ()
+
+
+@node
+class Attribute(Expr):
+    value: Expr
+    attr: str
+
+
+@node
+class Slice(Expr):
+    lower: Expr | None
+    upper: Expr | None
+    step: Expr | None
+
+
+@node
+class Subscript(Expr):
+    value: Expr
+    index: tuple  # one entry per comma-separated index (Slice, Expr, Const(None) for np.newaxis)
+
+
+@node
+class TupleExpr(Expr):
+    elts: tuple
+
+
+# ---- statements ----------------------------------------------------------
+
+@node
+class Stmt(Node):
+    pass
+
+
+@node
+class Assign(Stmt):
+    targets: tuple  # a = b = value: several targets
+    value: Expr
+    annotation: Expr | None = None
+
+
+@node
+class AugAssign(Stmt):
+    target: Expr
+    op: str
+    value: Expr
+
+
+@node
+class ExprStmt(Stmt):
+    value: Expr
+
+
+@node
+class If(Stmt):
+    test: Expr
+    body: tuple
+    orelse: tuple
+
+
+@node
+class While(Stmt):
+    test: Expr
+    body: tuple
+    orelse: tuple
+
+
+@node
+class For(Stmt):
+    target: Expr
+    iter: Expr
+    body: tuple
+    orelse: tuple
+
+
+@node
+class Break(Stmt):
+    pass
+
+
+@node
+class Continue(Stmt):
+    pass
+
+
+@node
+class Return(Stmt):
+    value: Expr | None
+
+
+@node
+class Pass(Stmt):
+    pass
+
+
+@node
+class Assert(Stmt):
+    test: Expr
+    msg: Expr | None
+
+
+@node
+class Param(Node):
+    name: str
+    annotation: Expr | None = None
+
+
+@node
+class Function(Node):
+    name: str
+    qualname: str
+    params: tuple
+    body: tuple
+    filename: str = ""
+    first_line: int = 1
+    source: str = field(default="", repr=False)
+
+
+EXPR_NODES = (Name, Const, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Slice, Subscript, TupleExpr)
+STMT_NODES = (Assign, AugAssign, ExprStmt, If, While, For, Break, Continue, Return, Pass, Assert)

@@ -1,0 +1,290 @@
+"""The type lattice of compiled values.
+
+Scalars carry a NumPy dtype name and whether they are "weak" (a Python
+int/float/bool/complex, which NEP 50 lets adapt to the other operand) or a
+NumPy scalar.  Arrays carry dtype, ndim, layout and writability.  Types are
+immutable and hashable: they key specializations and cache entries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64", "complex64", "complex128")
+
+
+class Type:
+    """Base of all types."""
+
+    def __str__(self) -> str:
+        return self.spell()
+
+    def spell(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Scalar(Type):
+    dtype: str
+    weak: bool = False  # a Python scalar rather than a NumPy one
+
+    def spell(self) -> str:
+        if self.weak:
+            return {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}[self.dtype]
+        return self.dtype
+
+    @property
+    def np_dtype(self) -> np.dtype:
+        return np.dtype(self.dtype)
+
+    @property
+    def kind(self) -> str:
+        return self.np_dtype.kind
+
+
+@dataclass(frozen=True)
+class Array(Type):
+    dtype: str
+    ndim: int
+    layout: str = "C"  # "C": innermost stride 1 (arguments: C-contiguous), "F", "A"
+    readonly: bool = False
+
+    def spell(self) -> str:
+        dims = ", ".join([":"] * self.ndim)
+        if self.ndim and self.layout == "C":
+            dims = ", ".join([":"] * (self.ndim - 1) + ["::1"])
+        flags = " (readonly)" if self.readonly else ""
+        layout = " (F)" if self.layout == "F" else ""
+        return f"{self.dtype}[{dims}]{layout}{flags}"
+
+    @property
+    def scalar(self) -> Scalar:
+        return Scalar(self.dtype)
+
+    def with_layout(self, layout: str) -> "Array":
+        return Array(self.dtype, self.ndim, layout, self.readonly)
+
+
+@dataclass(frozen=True)
+class Tuple(Type):
+    items: tuple
+
+    def spell(self) -> str:
+        inner = ", ".join(t.spell() for t in self.items)
+        return f"tuple[{inner}]" if self.items else "tuple[()]"
+
+    @property
+    def homogeneous(self) -> Type | None:
+        if self.items and all(t == self.items[0] for t in self.items):
+            return self.items[0]
+        return None
+
+
+@dataclass(frozen=True)
+class NoneType(Type):
+    def spell(self) -> str:
+        return "None"
+
+
+NONE = NoneType()
+
+
+@dataclass(frozen=True)
+class Range(Type):
+    """The value of range(...): only iterated, never stored."""
+
+    def spell(self) -> str:
+        return "range"
+
+
+@dataclass(frozen=True)
+class Enumerate(Type):
+    inner: Type
+
+    def spell(self) -> str:
+        return f"enumerate[{self.inner.spell()}]"
+
+
+@dataclass(frozen=True)
+class Zip(Type):
+    inners: tuple
+
+    def spell(self) -> str:
+        return f"zip[{', '.join(t.spell() for t in self.inners)}]"
+
+
+@dataclass(frozen=True)
+class DType(Type):
+    """A dtype object used as a value (np.float32, a.dtype): compile-time only."""
+
+    dtype: str
+
+    def spell(self) -> str:
+        return f"dtype[{self.dtype}]"
+
+
+@dataclass(frozen=True)
+class CompileTimeValue(Type):
+    """A module, function or other Python object known while compiling."""
+
+    value: object
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CompileTimeValue) and other.value is self.value
+
+    def spell(self) -> str:
+        return f"<{getattr(self.value, '__name__', type(self.value).__name__)}>"
+
+
+INT = Scalar("int64", weak=True)
+FLOAT = Scalar("float64", weak=True)
+BOOL = Scalar("bool", weak=True)
+COMPLEX = Scalar("complex128", weak=True)
+
+
+def is_scalar(t: Type) -> bool:
+    return isinstance(t, Scalar)
+
+
+def is_array(t: Type) -> bool:
+    return isinstance(t, Array)
+
+
+def is_int_like(t: Type) -> bool:
+    return isinstance(t, Scalar) and t.kind in "iub"
+
+
+def is_integer(t: Type) -> bool:
+    return isinstance(t, Scalar) and t.kind in "iu"
+
+
+# ---- descriptors shared with the bridge (runtime_cpp/.../bridge/runtime.c)
+
+K_NONE, K_PYBOOL, K_PYINT, K_PYFLOAT, K_PYCOMPLEX, K_NPSCALAR, K_ARRAY, K_TUPLE = range(8)
+LAYOUTS = ("C", "F", "A")
+_WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
+
+
+def _typenum(dtype: str) -> int:
+    return np.dtype(dtype).num
+
+
+_DTYPE_OF_NUM = {np.dtype(d).num: d for d in DTYPES}
+
+
+def from_descriptor(desc: tuple) -> list[Type]:
+    """The argument types described by a bridge descriptor (one per tree)."""
+    pos = 0
+
+    def tree() -> Type:
+        nonlocal pos
+        kind = desc[pos]
+        pos += 1
+        if kind == K_NONE:
+            return NONE
+        if kind in _WEAK_KIND:
+            return _WEAK_KIND[kind]
+        if kind == K_NPSCALAR:
+            num = desc[pos]
+            pos += 1
+            return Scalar(_DTYPE_OF_NUM[num])
+        if kind == K_ARRAY:
+            num, ndim, layout, readonly = desc[pos:pos + 4]
+            pos += 4
+            return Array(_DTYPE_OF_NUM[num], ndim, LAYOUTS[layout], bool(readonly))
+        if kind == K_TUPLE:
+            n = desc[pos]
+            pos += 1
+            return Tuple(tuple(tree() for _ in range(n)))
+        raise ValueError(f"bad descriptor {desc!r}")
+
+    out = []
+    while pos < len(desc):
+        out.append(tree())
+    return out
+
+
+def to_descriptor(t: Type) -> tuple:
+    if t == NONE:
+        return (K_NONE,)
+    if isinstance(t, Scalar):
+        if t.weak:
+            return ({"bool": K_PYBOOL, "int64": K_PYINT, "float64": K_PYFLOAT, "complex128": K_PYCOMPLEX}[t.dtype],)
+        return (K_NPSCALAR, _typenum(t.dtype))
+    if isinstance(t, Array):
+        layout = t.layout if t.layout in LAYOUTS else "A"
+        return (K_ARRAY, _typenum(t.dtype), t.ndim, LAYOUTS.index(layout), int(t.readonly))
+    if isinstance(t, Tuple):
+        out = (K_TUPLE, len(t.items))
+        for item in t.items:
+            out += to_descriptor(item)
+        return out
+    raise TypeError(f"values of type {t} cannot cross into Python")
+
+
+def leaves(t: Type) -> list[Type]:
+    """Scalar and array leaves of a type, in slot order."""
+    if isinstance(t, Tuple):
+        return [leaf for item in t.items for leaf in leaves(item)]
+    if t == NONE:
+        return []
+    return [t]
+
+
+def parse_signature(text: str) -> list[Type]:
+    """Types from text like "float64[:, :], int64, float" (signatures=, --signature)."""
+    out = []
+    for part in _split_top(text):
+        out.append(parse_type(part))
+    return out
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+_ALIASES = {"int": INT, "float": FLOAT, "bool": BOOL, "complex": COMPLEX, "None": NONE}
+
+
+def parse_type(text: str) -> Type:
+    text = text.strip()
+    if text in _ALIASES:
+        return _ALIASES[text]
+    if text.startswith("tuple[") and text.endswith("]"):
+        return Tuple(tuple(parse_type(p) for p in _split_top(text[6:-1])))
+    if "[" in text and text.endswith("]"):
+        dtype, dims = text[:-1].split("[", 1)
+        dims = [d.strip() for d in dims.split(",")]
+        layout = "C" if dims[-1] == "::1" else ("F" if dims[0] == "::1" and len(dims) > 1 else "A")
+        if len(dims) == 1 and dims[0] == ":":
+            layout = "A"
+        return Array(_dtype_name(dtype.strip()), len(dims), layout)
+    return Scalar(_dtype_name(text))
+
+
+def _dtype_name(text: str) -> str:
+    try:
+        name = np.dtype(text).name
+    except TypeError:
+        raise ValueError(f"unknown type {text!r}") from None
+    if name not in DTYPES:
+        raise ValueError(f"dtype {name} is not supported; supported: {', '.join(DTYPES)}")
+    return name

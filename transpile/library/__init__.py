@@ -1,0 +1,49 @@
+"""The support tables: which Python callables compile, how they type and
+how they are spelled in C++.  One module per family; this module only finds
+entries."""
+from __future__ import annotations
+
+from .base import Entry
+
+_BY_ID: dict[int, Entry] = {}
+_KEEP = []  # keeps keyed objects alive so ids stay unique
+_METHODS: dict[str, Entry] = {}
+_LOADED = False
+
+
+def register(obj, entry: Entry) -> None:
+    _BY_ID[id(obj)] = entry
+    _KEEP.append(obj)
+
+
+def register_method(name: str, entry: Entry) -> None:
+    _METHODS[name] = entry
+
+
+def _load() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        from . import builtins_lib, math_lib, numpy_lib  # noqa: F401  (they register themselves)
+
+
+def lookup_callable(obj) -> Entry | None:
+    _load()
+    try:
+        return _BY_ID.get(id(obj))
+    except TypeError:
+        return None
+
+
+def lookup_method(receiver_type, name: str) -> Entry | None:
+    _load()
+    from ..hir import types as T
+
+    if isinstance(receiver_type, (T.Array, T.Scalar)):
+        return _METHODS.get(name)
+    return None
+
+
+def all_entries() -> list[Entry]:
+    _load()
+    return list(_BY_ID.values()) + list(_METHODS.values())

@@ -1,0 +1,243 @@
+"""Python builtins in compiled code: range, len, abs, min, max, int, float,
+bool, complex, round, sum, enumerate, zip."""
+from __future__ import annotations
+
+import builtins
+
+from ..cxx.model import CExpr
+from ..hir import types as T
+from ..passes import promote
+from . import register
+from .base import NOT_CONST, Entry
+
+H_BUILTINS = "transpile_rt/builtins/builtins.hpp"
+H_ITER = "transpile_rt/builtins/iter.hpp"
+
+
+def _scalar_args(site, n_min, n_max):
+    site.check_arity(n_min, n_max)
+    for t in site.args:
+        if not isinstance(t, T.Scalar):
+            raise site.error(f"{site.name}() needs scalar arguments here, not {t}")
+
+
+# range / enumerate / zip only make sense as for-loop iterables; the for
+# lowering reads their arguments directly.
+def _range(site):
+    site.check_arity(1, 3)
+    for t in site.args:
+        if not (isinstance(t, T.Scalar) and t.kind in "iub"):
+            raise site.error(f"'{t}' object cannot be interpreted as an integer")
+    return T.Range(), None
+
+
+def _enumerate(site):
+    site.check_arity(1, 2, ("start",))
+    inner = site.args[0]
+    start = site.arg_type(1, "start")
+    if start is not None and not (isinstance(start, T.Scalar) and start.kind in "iu"):
+        raise site.error("enumerate() start must be an integer")
+    return T.Enumerate(inner), None
+
+
+def _zip(site):
+    site.check_arity(1, 8)
+    return T.Zip(tuple(site.args)), None
+
+
+def _iter_only(ls):
+    raise TypeError("range/enumerate/zip values can only be iterated by a for loop")
+
+
+def _len(site):
+    site.check_arity(1, 1)
+    t = site.args[0]
+    if isinstance(t, T.Array):
+        if t.ndim == 0:
+            raise site.error("len() of unsized object")
+        return T.INT, None
+    if isinstance(t, T.Tuple):
+        return T.INT, len(t.items)
+    raise site.error(f"object of type '{t}' has no len()")
+
+
+def _len_lower(ls):
+    if ls.site_info is not None:
+        return CExpr(str(ls.site_info))
+    return CExpr(f"{ls.lower.ev(ls.args[0])}.shape[0]")
+
+
+def _abs(site):
+    site.check_arity(1, 1)
+    t = site.args[0]
+    if isinstance(t, T.Array):
+        import numpy as np
+
+        ops = promote.ufunc_call(np.absolute, [t])
+        return ops.result, ops
+    if not isinstance(t, T.Scalar):
+        raise site.error(f"bad operand type for abs(): '{t}'")
+    if t.weak and t.dtype == "bool":
+        return T.INT, None
+    if t.kind == "c":
+        return T.Scalar("float64", t.weak) if t.dtype == "complex128" else T.Scalar("float32"), None
+    return t, None
+
+
+def _abs_lower(ls):
+    if ls.site_info is not None:
+        return ls.lower.lazy(f"tr::unary<tr::uf::absolute, {ls.lower.elem(ls.site_info.compute)}>({ls.args[0].code})",
+                             "transpile_rt/numpy/ufunc.hpp")
+    arg = ls.args[0].code
+    if ls.result == T.INT and ls.arg_types[0].dtype == "bool":
+        arg = f"int64_t({arg})"
+    return CExpr(f"tr::builtins::py_abs({arg})")
+
+
+def _minmax(which):
+    def infer(site):
+        if len(site.args) == 1:
+            t = site.args[0]
+            if isinstance(t, T.Array) and t.ndim == 1:
+                return t.scalar, "array"
+            if isinstance(t, T.Tuple) and t.homogeneous is not None and isinstance(t.homogeneous, T.Scalar):
+                return t.homogeneous, "tuple"
+            raise site.error(f"{which}() of {t} is not supported", "pass two or more numbers, or a 1-d array")
+        _scalar_args(site, 2, 16)
+        result = site.args[0]
+        for t in site.args[1:]:
+            result = promote.scalar_join(result, t)
+        if result.kind == "c":
+            raise site.error(f"'<' not supported between instances of 'complex' and 'complex'")
+        return result, "scalars"
+
+    def lower(ls):
+        lw = ls.lower
+        if ls.site_info == "array":
+            return CExpr(f"tr::builtins::iter_{which}({lw.ev(ls.args[0])})")
+        if ls.site_info == "tuple":
+            return CExpr(f"tr::builtins::tuple_{which}({ls.args[0].code})")
+        ct = lw.ctype(ls.result)
+        code = f"{ct}({ls.args[0].code})"
+        for a in ls.args[1:]:
+            code = f"tr::builtins::py_{which}({code}, {ct}({a.code}))"
+        return CExpr(code)
+
+    return infer, lower
+
+
+def _int(site):
+    site.check_arity(0, 1)
+    if site.args and not isinstance(site.args[0], T.Scalar):
+        raise site.error(f"int() argument must be a number, not '{site.args[0]}'")
+    if site.args and site.args[0].kind == "c":
+        raise site.error("int() argument must be a string, a bytes-like object or a real number, not 'complex'")
+    return T.INT, None
+
+
+def _int_lower(ls):
+    if not ls.args:
+        return CExpr("int64_t(0)")
+    t = ls.arg_types[0]
+    if t.kind == "f":
+        return CExpr(f"tr::builtins::to_int(double({ls.args[0].code}))")
+    return CExpr(f"int64_t({ls.args[0].code})")
+
+
+def _conv(result, name):
+    def infer(site):
+        site.check_arity(0, 2 if name == "complex" else 1)
+        for t in site.args:
+            if not isinstance(t, T.Scalar):
+                raise site.error(f"{name}() argument must be a number, not '{t}'")
+            if t.kind == "c" and name != "complex" and name != "bool":
+                raise site.error(f"{name}() argument must be a real number, not 'complex'")
+        return result, None
+
+    def lower(ls):
+        ct = ls.lower.ctype(result)
+        if not ls.args:
+            return CExpr(f"{ct}()")
+        if name == "complex" and len(ls.args) == 2:
+            return CExpr(f"tr::complex128(double({ls.args[0].code}), double({ls.args[1].code}))")
+        return CExpr(f"tr::cast<{ct}>({ls.args[0].code})")
+
+    return infer, lower
+
+
+def _round(site):
+    site.check_arity(1, 2, ("ndigits",))
+    t = site.args[0]
+    nd = site.arg_type(1, "ndigits")
+    if not isinstance(t, T.Scalar) or t.kind == "c":
+        raise site.error(f"type {t} doesn't define __round__ method")
+    if nd is not None and nd != T.NONE:
+        if not (isinstance(nd, T.Scalar) and nd.kind in "iu"):
+            raise site.error("round() ndigits must be an integer")
+        if t.kind in "iub":
+            return (T.INT if t.weak else t), "int_nd"
+        return t, "float_nd"
+    if t.kind in "iub":
+        return T.INT, "int"
+    return T.INT, "float"
+
+
+def _round_lower(ls):
+    x = ls.args[0].code
+    kind = ls.site_info
+    if kind == "int":
+        return CExpr(f"int64_t({x})")
+    if kind == "float":
+        return CExpr(f"tr::builtins::round_half_even(double({x}))")
+    nd = ls.args[1].code if len(ls.args) > 1 else ls.kwargs["ndigits"].code
+    if kind == "int_nd":
+        return CExpr(f"{ls.lower.ctype(ls.result)}({x})")
+    return CExpr(f"{ls.lower.ctype(ls.result)}(tr::builtins::round_ndigits(double({x}), int64_t({nd})))")
+
+
+def _sum(site):
+    site.check_arity(1, 2, ("start",))
+    t = site.args[0]
+    start = site.arg_type(1, "start") or T.INT
+    if isinstance(t, T.Array) and t.ndim >= 1:
+        elem = t.scalar if t.ndim == 1 else T.Array(t.dtype, t.ndim - 1, "A")
+        try:
+            result = promote.binary("+", start, elem).result
+        except promote.PromotionError as exc:
+            raise site.error(str(exc)) from None
+        if isinstance(result, T.Array):
+            raise site.error("sum() over the rows of a 2-d array is not supported", "use np.sum(a, axis=0)")
+        return result, "array"
+    if isinstance(t, T.Tuple) and t.homogeneous is not None and isinstance(t.homogeneous, T.Scalar):
+        return promote.binary("+", start, t.homogeneous).result, "tuple"
+    raise site.error(f"sum() of {t} is not supported", "pass a 1-d array or a tuple of numbers")
+
+
+def _sum_lower(ls):
+    lw = ls.lower
+    start = ls.args[1].code if len(ls.args) > 1 else (ls.kwargs["start"].code if "start" in ls.kwargs else "0")
+    ct = lw.ctype(ls.result)
+    if ls.site_info == "tuple":
+        return CExpr(f"tr::builtins::tuple_sum<{ct}>({ls.args[0].code}, {ct}({start}))")
+    return CExpr(f"tr::builtins::iter_sum<{ct}>({lw.ev(ls.args[0])}, {ct}({start}))")
+
+
+def _entry(name, infer, lower, *headers):
+    return Entry(name, infer, lower, tuple(headers) or (H_BUILTINS,))
+
+
+register(builtins.range, _entry("range", _range, _iter_only))
+register(builtins.enumerate, _entry("enumerate", _enumerate, _iter_only))
+register(builtins.zip, _entry("zip", _zip, _iter_only))
+register(builtins.len, _entry("len", _len, _len_lower))
+register(builtins.abs, _entry("abs", _abs, _abs_lower, H_BUILTINS, "transpile_rt/numpy/ufunc.hpp"))
+register(builtins.min, _entry("min", *_minmax("min"), H_BUILTINS, H_ITER))
+register(builtins.max, _entry("max", *_minmax("max"), H_BUILTINS, H_ITER))
+register(builtins.int, _entry("int", _int, _int_lower))
+register(builtins.float, _entry("float", *_conv(T.FLOAT, "float")))
+register(builtins.bool, _entry("bool", *_conv(T.BOOL, "bool")))
+register(builtins.complex, _entry("complex", *_conv(T.COMPLEX, "complex")))
+register(builtins.round, _entry("round", _round, _round_lower))
+register(builtins.sum, _entry("sum", _sum, _sum_lower, H_ITER))
+
+_ = NOT_CONST

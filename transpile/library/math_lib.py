@@ -1,0 +1,67 @@
+"""The math module: CPython semantics on scalars (ValueError "math domain
+error", OverflowError "math range error", floor/ceil return int)."""
+from __future__ import annotations
+
+import math
+
+from ..cxx.model import CExpr
+from ..hir import types as T
+from . import register
+from .base import Entry
+
+HEADER = ("transpile_rt/math/math.hpp",)
+
+FLOAT_FUNCS = {
+    1: ("sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+        "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "degrees", "radians", "gamma", "lgamma", "erf", "erfc"),
+    2: ("atan2", "pow", "hypot", "copysign", "fmod"),
+}
+INT_FUNCS = {"floor": 1, "ceil": 1, "trunc": 1}
+BOOL_FUNCS = ("isnan", "isinf", "isfinite")
+
+
+def _real_args(site, n_min, n_max):
+    site.check_arity(n_min, n_max)
+    for t in site.args:
+        if not isinstance(t, T.Scalar) or t.kind == "c":
+            raise site.error(f"math.{site.name}() needs real numbers, not {t}",
+                             "use numpy functions (np.sqrt, ...) for arrays")
+
+
+def _make(name, nargs, result):
+    def infer(site):
+        low, high = (1, 2) if name == "log" else (nargs, nargs)
+        _real_args(site, low, high)
+        return result, None
+
+    def lower(ls):
+        cast = "int64_t" if name in ("factorial", "gcd") else "double"
+        args = ", ".join(f"{cast}({a.code})" for a in ls.args)
+        return CExpr(f"tr::math::{name}({args})")
+
+    return Entry(name, infer, lower, HEADER)
+
+
+for n, names in FLOAT_FUNCS.items():
+    for fname in names:
+        register(getattr(math, fname), _make(fname, n, T.FLOAT))
+register(math.log, _make("log", 1, T.FLOAT))
+for fname, n in INT_FUNCS.items():
+    register(getattr(math, fname), _make(fname, n, T.INT))
+for fname in BOOL_FUNCS:
+    register(getattr(math, fname), _make(fname, 1, T.BOOL))
+
+
+def _int_func(name, nargs):
+    def infer(site):
+        site.check_arity(nargs, nargs)
+        for t in site.args:
+            if not (isinstance(t, T.Scalar) and t.kind in "iub"):
+                raise site.error(f"math.{name}() only accepts integers")
+        return T.INT, None
+
+    return Entry(name, infer, _make(name, nargs, T.INT).lower, HEADER)
+
+
+register(math.factorial, _int_func("factorial", 1))
+register(math.gcd, _int_func("gcd", 2))

@@ -1,0 +1,73 @@
+"""The options of @jit, validated once, frozen, and part of every cache key.
+
+They mirror mindspore.jit: capture_mode, jit_level, dynamic, fullgraph and
+backend, plus the compiler's own: cache and boundscheck.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+
+CAPTURE_MODES = ("ast", "bytecode", "trace")
+JIT_LEVELS = ("O0", "O1")
+BACKENDS = ("cpu", "cuda", "ascend")
+
+# Accepted values whose implementation has not landed yet.
+NOT_YET = {
+    ("capture_mode", "bytecode"): "capture_mode='bytecode' is not implemented yet; use capture_mode='ast'",
+    ("capture_mode", "trace"): "capture_mode='trace' is not implemented yet; use capture_mode='ast'",
+    ("backend", "cuda"): "backend='cuda' is not implemented yet; use backend='cpu'",
+    ("backend", "ascend"): "backend='ascend' is not implemented yet; use backend='cpu'",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    capture_mode: str = "ast"
+    jit_level: str = "O0"
+    dynamic: bool = False
+    fullgraph: bool = False
+    backend: str = "cpu"
+    cache: bool = True
+    boundscheck: bool = True
+
+    def key(self) -> str:
+        """What of the options changes generated code or its build."""
+        d = asdict(self)
+        del d["cache"]
+        return repr(sorted(d.items()))
+
+
+def _choose(name: str, value, allowed: tuple) -> None:
+    if value not in allowed:
+        listed = ", ".join(repr(v) for v in allowed)
+        raise ValueError(f"jit: {name}={value!r} is not valid; choose one of {listed}")
+    reason = NOT_YET.get((name, value))
+    if reason:
+        raise NotImplementedError(f"jit: {reason}")
+
+
+def _flag(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"jit: {name} must be True or False, not {value!r}")
+    return value
+
+
+def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
+                 cache=True, boundscheck=True, **extra) -> Options:
+    if extra:
+        names = ", ".join(sorted(extra))
+        raise ValueError(
+            f"jit: unknown option(s) {names}; valid options are capture_mode, jit_level, dynamic, "
+            "fullgraph, backend, cache, boundscheck")
+    _choose("capture_mode", capture_mode, CAPTURE_MODES)
+    _choose("jit_level", jit_level, JIT_LEVELS)
+    _choose("backend", backend, BACKENDS)
+    return Options(capture_mode=capture_mode, jit_level=jit_level, dynamic=_flag("dynamic", dynamic),
+                   fullgraph=_flag("fullgraph", fullgraph), backend=backend, cache=_flag("cache", cache),
+                   boundscheck=_flag("boundscheck", boundscheck))
+
+
+def cache_enabled() -> bool:
+    """TRANSPILE_CACHE=0 turns the disk cache off (like MS_COMPILER_CACHE_ENABLE)."""
+    return os.environ.get("TRANSPILE_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")

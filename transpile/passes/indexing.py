@@ -1,0 +1,141 @@
+"""Typing of subscripts: a[i, j], a[1:-1, ::2], a[mask], t[0], and stores
+into them.  NumPy's basic-indexing rules decide the result's ndim; the
+layout stays "C" (unit innermost stride) only when the last axis is kept
+whole with step 1."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..hir import nodes as h
+from ..hir import types as T
+from ..library.base import NOT_CONST
+
+
+@dataclass(frozen=True)
+class IndexInfo:
+    kind: str  # "element", "view", "mask", "tuple_item", "tuple_slice"
+    result: T.Type
+    parts: tuple = ()  # per index: "int", "slice", "newaxis", "all"
+    readonly_write: bool = False
+    const_index: object = None
+
+
+def _part_kind(typer, idx) -> str:
+    if isinstance(idx, h.Slice):
+        if idx.lower is None and idx.upper is None and idx.step is None:
+            return "all"
+        return "slice"
+    if isinstance(idx, h.Const) and idx.value is None:
+        return "newaxis"
+    t = typer.tf.types.get(idx)
+    if t == T.NONE:
+        return "newaxis"
+    if isinstance(t, T.Scalar) and t.kind in "iu":
+        return "int"
+    if isinstance(t, T.Array) and t.dtype == "bool":
+        return "mask"
+    if isinstance(t, T.Array) and t.scalar.kind in "iu":
+        return "fancy"
+    if isinstance(t, T.Scalar) and t.dtype == "bool":
+        return "boolscalar"
+    raise typer.error(idx, f"arrays cannot be indexed with {t}",
+                      "indices must be integers, slices, None/np.newaxis or a boolean mask")
+
+
+def _unit_step(typer, idx) -> bool:
+    if idx.step is None:
+        return True
+    return typer.const(idx.step) == 1
+
+
+def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
+    if isinstance(base, T.Tuple):
+        return _tuple_getitem(typer, node, base)
+    if not isinstance(base, T.Array):
+        raise typer.error(node, f"'{base}' object is not subscriptable")
+    parts = tuple(_part_kind(typer, i) for i in node.index)
+    if "mask" in parts:
+        mask = typer.tf.types[node.index[0]]
+        if len(parts) != 1 or mask.ndim != base.ndim:
+            raise typer.error(node, "boolean masks must have the same number of dimensions as the array "
+                                    "and be the only index")
+        return IndexInfo("mask", T.Array(base.dtype, 1, "C"), parts)
+    if "fancy" in parts:
+        raise typer.error(node, "indexing with integer arrays is not supported yet",
+                          "loop over the index array instead")
+    if "boolscalar" in parts:
+        raise typer.error(node, "indexing with a boolean scalar is not supported")
+    n_axes = sum(p in ("int", "slice", "all") for p in parts)
+    if n_axes > base.ndim:
+        raise typer.error(node, f"too many indices for array: array is {base.ndim}-dimensional, but {n_axes} "
+                                "were indexed")
+    n_new = parts.count("newaxis")
+    ndim = base.ndim - parts.count("int") + n_new
+    if ndim == 0 and n_new == 0:
+        return IndexInfo("element", base.scalar, parts)
+    # Which source axis ends up last?  Unit stride survives only if the
+    # source's last axis is kept whole-step.
+    layout = "A"
+    if base.layout == "C":
+        if n_axes < base.ndim:
+            layout = "C"
+        else:
+            last_axis_idx = [i for i, p in enumerate(parts) if p in ("int", "slice", "all")][-1]
+            p = parts[last_axis_idx]
+            trailing_new = all(q == "newaxis" for q in parts[last_axis_idx + 1:])
+            if trailing_new and (p == "all" or (p == "slice" and _unit_step(typer, node.index[last_axis_idx]))):
+                layout = "C"
+    return IndexInfo("view", T.Array(base.dtype, ndim, layout, base.readonly), parts)
+
+
+def _tuple_getitem(typer, node, base: T.Tuple) -> IndexInfo:
+    if len(node.index) != 1:
+        raise typer.error(node, "tuple indices must be a single integer or slice")
+    idx = node.index[0]
+    n = len(base.items)
+    if isinstance(idx, h.Slice):
+        bounds = [None if p is None else typer.const(p) for p in (idx.lower, idx.upper, idx.step)]
+        if any(b is NOT_CONST for b in bounds):
+            raise typer.error(node, "tuple slices need constant bounds")
+        picked = tuple(range(n))[slice(*bounds)]
+        return IndexInfo("tuple_slice", T.Tuple(tuple(base.items[i] for i in picked)), const_index=picked)
+    value = typer.const(idx)
+    if value is not NOT_CONST:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise typer.error(node, "tuple indices must be integers")
+        if not -n <= value < n:
+            raise typer.error(node, "tuple index out of range")
+        return IndexInfo("tuple_item", base.items[value % n], const_index=value % n)
+    elem = base.homogeneous
+    t = typer.tf.types.get(idx)
+    if elem is None or not (isinstance(t, T.Scalar) and t.kind in "iu"):
+        raise typer.error(node, "a tuple of mixed types can only be indexed with a constant",
+                          "write t[0], t[1], ... instead of t[i]")
+    return IndexInfo("tuple_item", elem)
+
+
+def setitem(typer, target: h.Subscript, base: T.Type, value: T.Type) -> IndexInfo:
+    if not isinstance(base, T.Array):
+        raise typer.error(target, f"'{base}' object does not support item assignment")
+    for idx in target.index:
+        if isinstance(idx, h.Slice):
+            for part in (idx.lower, idx.upper, idx.step):
+                if part is not None:
+                    typer.expr(part)
+        else:
+            typer.expr(idx)
+    info = getitem(typer, target, base)
+    if isinstance(value, T.Scalar):
+        if value.kind == "c" and base.scalar.kind != "c":
+            raise typer.error(target, f"cannot store a complex value in a {base.dtype} array")
+    elif isinstance(value, T.Array):
+        if info.kind == "element":
+            raise typer.error(target, "setting an array element with a sequence")
+        if value.ndim > info.result.ndim and info.kind != "mask":
+            raise typer.error(target, f"could not broadcast a {value.ndim}-d array into a {info.result.ndim}-d "
+                                      "selection")
+    else:
+        raise typer.error(target, f"cannot store {value} in an array")
+    if base.readonly:
+        return IndexInfo(info.kind, info.result, info.parts, readonly_write=True)
+    return info

@@ -1,0 +1,670 @@
+"""Type inference: argument types in, a type for every variable and
+expression out (side tables; the HIR is not touched).
+
+Typing is flow-insensitive per variable (one type per local, widened to hold
+every value assigned to it), iterated to a fixed point so loop-carried and
+recursive values settle.  Calls to other @jit functions are specialized on
+their argument types and join the same translation unit.
+"""
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..diagnostics import SourceLoc, TypingError, UnsupportedSyntaxError
+from ..hir import nodes as h
+from ..hir import types as T
+from ..library import lookup_callable, lookup_method
+from ..library.base import NOT_CONST, CallSite
+from . import indexing, promote
+
+MAX_PASSES = 40
+
+
+@dataclass
+class TypedFunction:
+    """A function specialized on argument types, with its side tables."""
+
+    hir: h.Function
+    pyfunc: object
+    arg_types: tuple
+    cxx_name: str
+    var_types: dict = field(default_factory=dict)
+    types: dict = field(default_factory=dict)  # expr node -> Type
+    ops: dict = field(default_factory=dict)  # BinOp/UnaryOp/AugAssign/Compare node -> OpTypes
+    calls: dict = field(default_factory=dict)  # Call node -> (kind, target, info)
+    subscripts: dict = field(default_factory=dict)  # Subscript node -> indexing.IndexInfo
+    consts: dict = field(default_factory=dict)  # Name/Attribute node -> frozen global value
+    loops: dict = field(default_factory=dict)  # For node -> element info
+    return_type: T.Type | None = None
+    params: tuple = ()
+
+
+class Program:
+    """Every function of one translation unit, keyed by (function, argument types)."""
+
+    def __init__(self, options, frontend):
+        self.options = options
+        self.frontend = frontend  # pyfunc -> hir.Function
+        self.functions: dict = {}
+        self.in_progress: dict = {}
+        self.order: list[TypedFunction] = []
+        self.jit_deps: dict = {}  # (module, qualname) -> pyfunc of every jit function compiled in
+        self.global_deps: dict = {}  # (module, name) -> value of frozen globals
+
+    def specialize(self, pyfunc, arg_types: tuple) -> TypedFunction | None:
+        key = (pyfunc, arg_types)
+        if key in self.functions:
+            return self.functions[key]
+        if key in self.in_progress:
+            return None  # recursion: the caller uses the provisional return type
+        fn = self.frontend(pyfunc)
+        name = f"{fn.name}_{len(self.order) + len(self.in_progress)}"
+        tf = TypedFunction(fn, pyfunc, arg_types, name)
+        typer = FunctionTyper(self, tf)
+        self.in_progress[key] = typer
+        try:
+            typer.run()
+        finally:
+            del self.in_progress[key]
+        self.functions[key] = tf
+        self.order.append(tf)
+        self.jit_deps[(pyfunc.__module__, pyfunc.__qualname__)] = pyfunc
+        return tf
+
+    def provisional_return(self, pyfunc, arg_types):
+        typer = self.in_progress.get((pyfunc, arg_types))
+        return typer.tf.return_type if typer else None
+
+
+def _assigned_names(body, out: set) -> set:
+    for stmt in body:
+        if isinstance(stmt, h.Assign):
+            for t in stmt.targets:
+                _target_names(t, out)
+        elif isinstance(stmt, h.AugAssign):
+            _target_names(stmt.target, out)
+        elif isinstance(stmt, h.For):
+            _target_names(stmt.target, out)
+        for sub in ("body", "orelse"):
+            if hasattr(stmt, sub):
+                _assigned_names(getattr(stmt, sub), out)
+    return out
+
+
+def _target_names(t, out: set) -> None:
+    if isinstance(t, h.Name):
+        out.add(t.id)
+    elif isinstance(t, h.TupleExpr):
+        for e in t.elts:
+            _target_names(e, out)
+
+
+def jit_target(value):
+    """The Python function behind a @jit dispatcher, or None."""
+    from .. import _runtime
+
+    return value.py_func if isinstance(value, _runtime.Dispatcher) else None
+
+
+class FunctionTyper:
+    def __init__(self, program: Program, tf: TypedFunction):
+        self.program = program
+        self.tf = tf
+        self.fn = tf.hir
+        self.globals = tf.pyfunc.__globals__
+        self.locals = _assigned_names(self.fn.body, {p.name for p in self.fn.params})
+        self.changed = False
+        self.unknown: list = []
+
+    # ---- driver ----------------------------------------------------------
+
+    def run(self) -> None:
+        params = self.fn.params
+        if len(params) != len(self.tf.arg_types):
+            raise TypingError(f"{self.fn.name}() takes {len(params)} arguments but {len(self.tf.arg_types)} were given",
+                              self.fn.loc)
+        self.tf.params = tuple(p.name for p in params)
+        for p, t in zip(params, self.tf.arg_types):
+            self.tf.var_types[p.name] = t
+        for _ in range(MAX_PASSES):
+            self.changed = False
+            self.unknown = []
+            self.block(self.fn.body)
+            if not self.changed and not self.unknown:
+                break
+            if not self.changed and self.unknown:
+                node = self.unknown[0]
+                raise TypingError(f"cannot determine the type of '{getattr(node, 'id', '?')}'", node.loc,
+                                  "assign the variable before it is used on every path")
+        else:
+            raise TypingError("types did not settle (a value keeps widening)", self.fn.loc)
+        if self.tf.return_type is None:
+            self.tf.return_type = T.NONE
+
+    # ---- helpers ---------------------------------------------------------
+
+    def error(self, node, message: str, hint: str | None = None) -> TypingError:
+        return TypingError(message, node.loc, hint)
+
+    def join(self, node, a: T.Type, b: T.Type, what: str) -> T.Type:
+        if a == b:
+            return a
+        if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+            return promote.scalar_join(a, b)
+        if isinstance(a, T.Array) and isinstance(b, T.Array) and a.dtype == b.dtype and a.ndim == b.ndim:
+            layout = "C" if a.layout == b.layout == "C" else "A"
+            return T.Array(a.dtype, a.ndim, layout, a.readonly or b.readonly)
+        if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+            return T.Tuple(tuple(self.join(node, x, y, what) for x, y in zip(a.items, b.items)))
+        raise self.error(node, f"{what} holds values of two incompatible types: {a} and {b}",
+                         "give each kind of value its own variable")
+
+    def set_var(self, node, name: str, t: T.Type) -> None:
+        old = self.tf.var_types.get(name)
+        new = t if old is None else self.join(node, old, t, f"variable '{name}'")
+        if new != old:
+            self.tf.var_types[name] = new
+            self.changed = True
+
+    def record(self, node, t):
+        if t is not None:
+            self.tf.types[node] = t
+        return t
+
+    # ---- compile-time values ---------------------------------------------
+
+    def global_value(self, name: str):
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        return NOT_CONST
+
+    def const(self, node):
+        """The compile-time value of an expression, or NOT_CONST."""
+        if isinstance(node, h.Const):
+            return node.value
+        if isinstance(node, h.UnaryOp) and node.op in "-+":
+            v = self.const(node.operand)
+            if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
+                return -v if node.op == "-" else v
+            return NOT_CONST
+        if isinstance(node, h.Name):
+            if node.id in self.locals:
+                return NOT_CONST
+            v = self.global_value(node.id)
+            return v
+        if isinstance(node, h.Attribute):
+            base = self.const(node.value)
+            if base is NOT_CONST:
+                t = self.tf.types.get(node.value)
+                if isinstance(t, T.Array) and node.attr == "dtype":
+                    return np.dtype(t.dtype)
+                return NOT_CONST
+            return getattr(base, node.attr, NOT_CONST)
+        if isinstance(node, h.TupleExpr):
+            values = tuple(self.const(e) for e in node.elts)
+            return NOT_CONST if any(v is NOT_CONST for v in values) else values
+        return NOT_CONST
+
+    def type_of_value(self, node, value) -> T.Type:
+        """Type of a global or attribute value seen while compiling."""
+        if isinstance(value, bool):
+            return T.BOOL
+        if isinstance(value, int):
+            if not -2**63 <= value < 2**63:
+                raise self.error(node, f"the constant {value} does not fit in int64")
+            return T.INT
+        if isinstance(value, float):
+            return T.FLOAT
+        if isinstance(value, complex):
+            return T.COMPLEX
+        if isinstance(value, np.generic) and value.dtype.name in T.DTYPES:
+            return T.Scalar(value.dtype.name)
+        if isinstance(value, np.ndarray):
+            if value.dtype.name not in T.DTYPES:
+                raise self.error(node, f"global array of dtype {value.dtype} is not supported")
+            return T.Array(value.dtype.name, value.ndim, "C", readonly=True)
+        if isinstance(value, tuple):
+            return T.Tuple(tuple(self.type_of_value(node, v) for v in value))
+        if value is None:
+            return T.NONE
+        if isinstance(value, type) and issubclass(value, np.generic) and np.dtype(value).name in T.DTYPES:
+            return T.DType(np.dtype(value).name)
+        if isinstance(value, np.dtype) and value.name in T.DTYPES:
+            return T.DType(value.name)
+        return T.CompileTimeValue(value)
+
+    # ---- statements ------------------------------------------------------
+
+    def block(self, stmts) -> None:
+        for s in stmts:
+            method = STMT_RULES.get(type(s))
+            if method is None:
+                raise UnsupportedSyntaxError(f"{type(s).__name__} is not supported", s.loc)
+            method(self, s)
+
+    def s_Assign(self, s: h.Assign):
+        t = self.expr(s.value)
+        if s.annotation is not None and t is not None:
+            declared = self.annotation_type(s.annotation)
+            if declared is not None:
+                if isinstance(declared, T.Scalar) and isinstance(t, T.Scalar):
+                    t = declared
+                elif declared != t:
+                    raise self.error(s, f"annotated as {declared} but the value is {t}")
+        for target in s.targets:
+            self.bind(target, t, s)
+
+    def annotation_type(self, node):
+        v = self.const(node)
+        if v is int:
+            return T.INT
+        if v is float:
+            return T.FLOAT
+        if v is bool:
+            return T.BOOL
+        if v is complex:
+            return T.COMPLEX
+        if isinstance(v, type) and issubclass(v, np.generic):
+            return T.Scalar(np.dtype(v).name)
+        return None
+
+    def bind(self, target, t, stmt) -> None:
+        if t is None:
+            return
+        if isinstance(target, h.Name):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
+                raise self.error(target, f"cannot store {t} in a variable in compiled code",
+                                 "use the value directly where it is needed")
+            self.set_var(target, target.id, t)
+            self.record(target, self.tf.var_types[target.id])
+        elif isinstance(target, h.TupleExpr):
+            if not isinstance(t, T.Tuple):
+                raise self.error(stmt, f"cannot unpack a value of type {t}", "only tuples can be unpacked")
+            if len(t.items) != len(target.elts):
+                raise self.error(stmt, f"too many values to unpack (expected {len(target.elts)})"
+                                 if len(t.items) > len(target.elts) else
+                                 f"not enough values to unpack (expected {len(target.elts)}, got {len(t.items)})")
+            for sub, item in zip(target.elts, t.items):
+                self.bind(sub, item, stmt)
+            self.record(target, t)
+        elif isinstance(target, h.Subscript):
+            base = self.expr(target.value)
+            if base is None:
+                return
+            info = indexing.setitem(self, target, base, t)
+            self.tf.subscripts[target] = info
+        else:
+            raise UnsupportedSyntaxError("assignment to this kind of target is not supported", target.loc)
+
+    def s_AugAssign(self, s: h.AugAssign):
+        target = s.target
+        cur = self.expr(target)
+        val = self.expr(s.value)
+        if cur is None or val is None:
+            return
+        ops = self.binop_types(s, s.op, cur, val, s.value)
+        self.tf.ops[s] = ops
+        if isinstance(cur, T.Array):
+            if not isinstance(ops.result, T.Array) or ops.result.ndim > cur.ndim:
+                raise self.error(s, f"the result of {s.op} has shape of more dimensions than the target")
+            if not promote.can_cast_same_kind(ops.result.dtype, cur.dtype):
+                raise self.error(s, f"Cannot cast ufunc output from dtype('{ops.result.dtype}') to "
+                                    f"dtype('{cur.dtype}') with casting rule 'same_kind'",
+                                 "convert explicitly, e.g. a = a + b or a[:] = (a + b).astype(a.dtype)")
+            if cur.readonly:
+                raise self.error(s, "assignment destination is read-only")
+            return
+        if isinstance(target, h.Name):
+            self.set_var(target, target.id, ops.result)
+        elif isinstance(target, h.Subscript):
+            info = indexing.setitem(self, target, self.expr(target.value), ops.result)
+            self.tf.subscripts[target] = info
+        else:
+            raise UnsupportedSyntaxError("augmented assignment to this target is not supported", s.loc)
+
+    def s_ExprStmt(self, s: h.ExprStmt):
+        if isinstance(s.value, h.Const) and isinstance(s.value.value, str):
+            return  # docstring
+        self.expr(s.value)
+
+    def truth_test(self, node) -> None:
+        t = self.expr(node)
+        if t is None:
+            return
+        if isinstance(t, T.Array):
+            raise self.error(node, "the truth value of an array is ambiguous in compiled code",
+                             "use a.any() or a.all()")
+        if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple)):
+            raise self.error(node, f"cannot test the truth of {t}")
+
+    def s_If(self, s: h.If):
+        self.truth_test(s.test)
+        self.block(s.body)
+        self.block(s.orelse)
+
+    def s_While(self, s: h.While):
+        self.truth_test(s.test)
+        self.block(s.body)
+        self.block(s.orelse)
+
+    def s_For(self, s: h.For):
+        it = self.expr(s.iter)
+        if it is None:
+            return
+        elem = self.element_type(s.iter, it)
+        self.tf.loops[s] = it
+        self.bind(s.target, elem, s)
+        self.block(s.body)
+        self.block(s.orelse)
+
+    def element_type(self, node, it: T.Type) -> T.Type:
+        if isinstance(it, T.Range):
+            return T.INT
+        if isinstance(it, T.Array):
+            if it.ndim == 0:
+                raise self.error(node, "iteration over a 0-d array")
+            if it.ndim == 1:
+                return it.scalar
+            return T.Array(it.dtype, it.ndim - 1, "C" if it.layout == "C" else "A", it.readonly)
+        if isinstance(it, T.Enumerate):
+            return T.Tuple((T.INT, self.element_type(node, it.inner)))
+        if isinstance(it, T.Zip):
+            return T.Tuple(tuple(self.element_type(node, t) for t in it.inners))
+        if isinstance(it, T.Tuple):
+            if it.homogeneous is None and it.items:
+                raise self.error(node, f"iteration over a tuple of mixed types {it}",
+                                 "index the tuple with constants instead")
+            if not it.items:
+                raise self.error(node, "iteration over an empty tuple")
+            return it.homogeneous
+        raise self.error(node, f"cannot iterate over {it} in compiled code")
+
+    def s_Return(self, s: h.Return):
+        t = T.NONE if s.value is None else self.expr(s.value)
+        if t is None:
+            return
+        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
+            raise self.error(s, f"cannot return {t} from compiled code")
+        old = self.tf.return_type
+        new = t if old is None else self.join(s, old, t, "the return value")
+        if new != old:
+            self.tf.return_type = new
+            self.changed = True
+
+    def s_Assert(self, s: h.Assert):
+        self.truth_test(s.test)
+        if s.msg is not None:
+            if not (isinstance(s.msg, h.Const) and isinstance(s.msg.value, str)):
+                msg_t = self.expr(s.msg)
+                if msg_t is not None and not isinstance(msg_t, T.Scalar):
+                    raise self.error(s.msg, "assert messages must be string literals or numbers")
+
+    def s_nothing(self, s):
+        pass
+
+    # ---- expressions -----------------------------------------------------
+
+    def expr(self, node) -> T.Type | None:
+        method = EXPR_RULES.get(type(node))
+        if method is None:
+            raise UnsupportedSyntaxError(f"{type(node).__name__} is not supported here", node.loc)
+        return self.record(node, method(self, node))
+
+    def e_Const(self, node: h.Const):
+        v = node.value
+        if isinstance(v, str):
+            raise self.error(node, "strings are not supported in compiled code",
+                             "strings may appear only as assert messages and docstrings")
+        return self.type_of_value(node, v)
+
+    def e_Name(self, node: h.Name):
+        if node.id in self.locals:
+            t = self.tf.var_types.get(node.id)
+            if t is None:
+                self.unknown.append(node)
+            return t
+        value = self.global_value(node.id)
+        if value is NOT_CONST:
+            raise self.error(node, f"name '{node.id}' is not defined")
+        t = self.type_of_value(node, value)
+        if not isinstance(t, T.CompileTimeValue):
+            self.tf.consts[node] = value
+            module = getattr(self.tf.pyfunc, "__module__", "")
+            self.program.global_deps[(module, node.id)] = value
+        return t
+
+    def binop_types(self, node, op, a, b, right_node):
+        exponent = self.const(right_node) if op == "**" else None
+        if exponent is NOT_CONST:
+            exponent = None
+        try:
+            return promote.binary(op, a, b, exponent)
+        except promote.PromotionError as exc:
+            raise self.error(node, str(exc)) from None
+
+    def e_BinOp(self, node: h.BinOp):
+        a = self.expr(node.left)
+        b = self.expr(node.right)
+        if a is None or b is None:
+            return None
+        if node.op == "@":
+            return self.call_entry(node, np.matmul, [a, b], {}, [node.left, node.right], {})
+        ops = self.binop_types(node, node.op, a, b, node.right)
+        self.tf.ops[node] = ops
+        return ops.result
+
+    def e_UnaryOp(self, node: h.UnaryOp):
+        a = self.expr(node.operand)
+        if a is None:
+            return None
+        if node.op == "not" and isinstance(a, T.Array):
+            raise self.error(node, "the truth value of an array is ambiguous", "use a.any() or a.all()")
+        try:
+            ops = promote.unary(node.op, a)
+        except promote.PromotionError as exc:
+            raise self.error(node, str(exc)) from None
+        self.tf.ops[node] = ops
+        return ops.result
+
+    def e_BoolOp(self, node: h.BoolOp):
+        types = [self.expr(v) for v in node.values]
+        if any(t is None for t in types):
+            return None
+        for v, t in zip(node.values, types):
+            if not isinstance(t, T.Scalar):
+                raise self.error(v, f"'{node.op}' needs scalar operands, not {t}",
+                                 "for arrays use & and | (elementwise)")
+        result = types[0]
+        for v, t in zip(node.values[1:], types[1:]):
+            result = self.join(v, result, t, f"the '{node.op}' expression")
+        return result
+
+    def e_Compare(self, node: h.Compare):
+        left = self.expr(node.left)
+        rights = [self.expr(c) for c in node.comparators]
+        if left is None or any(r is None for r in rights):
+            return None
+        results = []
+        operands = [left] + rights
+        op_types = []
+        for i, op in enumerate(node.ops):
+            a, b = operands[i], operands[i + 1]
+            if op in ("is", "is not"):
+                if not (a == T.NONE or b == T.NONE):
+                    raise self.error(node, "'is' is supported only for comparisons with None")
+                op_types.append(None)
+                results.append(T.BOOL)
+                continue
+            if op in ("in", "not in"):
+                raise UnsupportedSyntaxError(f"'{op}' is not supported in compiled code", node.loc)
+            ops = self.binop_types(node, op, a, b, node.comparators[i])
+            op_types.append(ops)
+            results.append(ops.result)
+        self.tf.ops[node] = tuple(op_types)
+        if len(results) > 1 and any(isinstance(r, T.Array) for r in results):
+            raise self.error(node, "chained comparisons of arrays are ambiguous",
+                             "write (a < b) & (b < c)")
+        return results[0] if len(results) == 1 else T.BOOL
+
+    def e_IfExp(self, node: h.IfExp):
+        self.truth_test(node.test)
+        a = self.expr(node.body)
+        b = self.expr(node.orelse)
+        if a is None or b is None:
+            return a or b
+        return self.join(node, a, b, "the conditional expression")
+
+    def e_TupleExpr(self, node: h.TupleExpr):
+        items = [self.expr(e) for e in node.elts]
+        if any(t is None for t in items):
+            return None
+        for e, t in zip(node.elts, items):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip)):
+                raise self.error(e, f"cannot put {t} in a tuple in compiled code")
+        return T.Tuple(tuple(items))
+
+    def e_Attribute(self, node: h.Attribute):
+        base = self.expr(node.value)
+        if base is None:
+            return None
+        if isinstance(base, T.CompileTimeValue):
+            value = getattr(base.value, node.attr, NOT_CONST)
+            if value is NOT_CONST:
+                raise self.error(node, f"module '{getattr(base.value, '__name__', base.value)}' has no attribute "
+                                       f"'{node.attr}'")
+            t = self.type_of_value(node, value)
+            if not isinstance(t, T.CompileTimeValue):
+                self.tf.consts[node] = value
+            return t
+        from ..library import attributes
+
+        rule = attributes.lookup(base, node.attr)
+        if rule is None:
+            raise self.error(node, f"'{base}' has no attribute '{node.attr}' in compiled code")
+        return rule.infer(base)
+
+    def e_Subscript(self, node: h.Subscript):
+        base = self.expr(node.value)
+        if base is None:
+            return None
+        for idx in node.index:
+            if isinstance(idx, h.Slice):
+                for part in (idx.lower, idx.upper, idx.step):
+                    if part is not None:
+                        self.expr(part)
+            else:
+                self.expr(idx)
+        info = indexing.getitem(self, node, base)
+        self.tf.subscripts[node] = info
+        return info.result
+
+    def e_Slice(self, node):
+        raise self.error(node, "a slice is only allowed inside [ ]")
+
+    def e_Call(self, node: h.Call):
+        func = node.func
+        if isinstance(func, h.Attribute):
+            recv = self.expr(func.value)
+            if recv is None:
+                return None
+            if not isinstance(recv, T.CompileTimeValue):
+                entry = lookup_method(recv, func.attr)
+                if entry is None:
+                    raise self.error(func, f"'{recv}' has no method '{func.attr}' in compiled code")
+                args = [recv] + [self.expr(a) for a in node.args]
+                kwargs = {k.name: self.expr(k.value) for k in node.keywords}
+                if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+                    return None
+                return self.run_entry(node, entry, args, kwargs, [func.value] + list(node.args),
+                                      {k.name: k.value for k in node.keywords}, f"{func.attr}")
+        callee_t = self.expr(func)
+        if callee_t is None:
+            return None
+        args = [self.expr(a) for a in node.args]
+        kwargs = {k.name: self.expr(k.value) for k in node.keywords}
+        if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+            return None
+        if isinstance(callee_t, T.DType):
+            return self.call_entry(node, np.dtype(callee_t.dtype).type, args, kwargs, list(node.args),
+                                   {k.name: k.value for k in node.keywords})
+        if not isinstance(callee_t, T.CompileTimeValue):
+            raise self.error(func, f"'{callee_t}' is not callable")
+        target = callee_t.value
+        pyfunc = jit_target(target)
+        if pyfunc is not None:
+            return self.call_jit(node, target, pyfunc, args, kwargs)
+        return self.call_entry(node, target, args, kwargs, list(node.args),
+                               {k.name: k.value for k in node.keywords})
+
+    def call_entry(self, node, target, args, kwargs, arg_nodes, kw_nodes):
+        entry = lookup_callable(target)
+        if entry is None:
+            name = getattr(target, "__qualname__", None) or getattr(target, "__name__", repr(target))
+            module = getattr(target, "__module__", None) or ""
+            raise UnsupportedSyntaxError(
+                f"call to {module + '.' if module and module != 'builtins' else ''}{name} is not supported in "
+                "compiled code", node.loc,
+                "decorate it with @jit if it is your function, or use a supported NumPy/math function")
+        return self.run_entry(node, entry, args, kwargs, arg_nodes, kw_nodes, entry.name)
+
+    def run_entry(self, node, entry, args, kwargs, arg_nodes, kw_nodes, name):
+        site = CallSite(node, args, kwargs, arg_nodes, kw_nodes, self.const, name=name)
+        result, info = entry.infer(site)
+        self.tf.calls[node] = ("lib", entry, info)
+        return result
+
+    def call_jit(self, node, dispatcher, pyfunc, args, kwargs):
+        import inspect
+
+        sig = inspect.signature(pyfunc)
+        try:
+            bound = sig.bind(*range(len(args)), **{k: ("kw", k) for k in kwargs})
+        except TypeError as exc:
+            raise self.error(node, f"{pyfunc.__name__}(): {exc}") from None
+        arg_types, sources = [], []
+        for pname, param in sig.parameters.items():
+            if pname in bound.arguments:
+                marker = bound.arguments[pname]
+                if isinstance(marker, tuple):
+                    arg_types.append(kwargs[marker[1]])
+                    sources.append(("kw", marker[1]))
+                else:
+                    arg_types.append(args[marker])
+                    sources.append(("pos", marker))
+            else:
+                default = param.default
+                arg_types.append(self.type_of_value(node, default))
+                sources.append(("default", default))
+        arg_types = tuple(arg_types)
+        for t in arg_types:
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
+                raise self.error(node, f"cannot pass {t} to a @jit function")
+        callee = self.program.specialize(pyfunc, arg_types)
+        if callee is None:
+            ret = self.program.provisional_return(pyfunc, arg_types)
+            self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
+            if ret is None:
+                self.unknown.append(node)
+            return ret
+        self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
+        return callee.return_type
+
+
+STMT_RULES = {
+    h.Assign: FunctionTyper.s_Assign, h.AugAssign: FunctionTyper.s_AugAssign, h.ExprStmt: FunctionTyper.s_ExprStmt,
+    h.If: FunctionTyper.s_If, h.While: FunctionTyper.s_While, h.For: FunctionTyper.s_For,
+    h.Return: FunctionTyper.s_Return, h.Assert: FunctionTyper.s_Assert, h.Pass: FunctionTyper.s_nothing,
+    h.Break: FunctionTyper.s_nothing, h.Continue: FunctionTyper.s_nothing,
+}
+EXPR_RULES = {
+    h.Const: FunctionTyper.e_Const, h.Name: FunctionTyper.e_Name, h.BinOp: FunctionTyper.e_BinOp,
+    h.UnaryOp: FunctionTyper.e_UnaryOp, h.BoolOp: FunctionTyper.e_BoolOp, h.Compare: FunctionTyper.e_Compare,
+    h.IfExp: FunctionTyper.e_IfExp, h.TupleExpr: FunctionTyper.e_TupleExpr,
+    h.Attribute: FunctionTyper.e_Attribute, h.Subscript: FunctionTyper.e_Subscript,
+    h.Slice: FunctionTyper.e_Slice, h.Call: FunctionTyper.e_Call,
+}

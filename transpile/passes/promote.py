@@ -1,0 +1,145 @@
+"""NumPy 2 (NEP 50) and CPython promotion rules, decided with NumPy itself.
+
+For an operation we need two dtypes: the computation type (what operands are
+converted to before the C++ operation runs) and the result type.  NumPy's
+`ufunc.resolve_dtypes` answers both for NumPy operands, with Python scalars
+passed as "weak" (int/float/complex); CPython's own rules apply when both
+operands are Python scalars.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..hir.types import BOOL, COMPLEX, FLOAT, INT, Array, Scalar, Type
+
+BINARY_UFUNCS = {
+    "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "//": np.floor_divide,
+    "%": np.remainder, "**": np.power, "<<": np.left_shift, ">>": np.right_shift, "&": np.bitwise_and,
+    "|": np.bitwise_or, "^": np.bitwise_xor, "<": np.less, "<=": np.less_equal, ">": np.greater,
+    ">=": np.greater_equal, "==": np.equal, "!=": np.not_equal,
+}
+UNARY_UFUNCS = {"-": np.negative, "+": np.positive, "~": np.invert}
+COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+
+_WEAK_PY = {"int64": int, "float64": float, "complex128": complex}
+_PY_RANK = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}
+
+
+@dataclass(frozen=True)
+class OpTypes:
+    """Computation dtype(s) and result type of one operation."""
+
+    compute: str  # dtype the operands are converted to
+    result: Type
+    python_semantics: bool = False  # both operands Python scalars: CPython's errors apply
+
+
+class PromotionError(Exception):
+    pass
+
+
+def ufunc_operand(t: Type):
+    """What resolve_dtypes takes for an operand of type t."""
+    dtype = t.dtype if isinstance(t, (Scalar, Array)) else None
+    if isinstance(t, Scalar) and t.weak and dtype in _WEAK_PY:
+        return _WEAK_PY[dtype]
+    return np.dtype(dtype)
+
+
+def resolve_ufunc(ufunc, operands: list[Type]) -> tuple[list[str], list[str]]:
+    """(input loop dtypes, output dtypes) NumPy picks for these operands."""
+    try:
+        dts = ufunc.resolve_dtypes(tuple(ufunc_operand(t) for t in operands) + (None,) * ufunc.nout)
+    except Exception as exc:  # numpy raises several kinds (UFuncNoLoopError, TypeError)
+        spelled = ", ".join(str(t) for t in operands)
+        raise PromotionError(f"numpy.{ufunc.__name__} does not support ({spelled}): {exc}") from None
+    return [d.name for d in dts[:ufunc.nin]], [d.name for d in dts[ufunc.nin:]]
+
+
+def _result_shape(operands: list[Type], dtype: str) -> Type:
+    arrays = [t for t in operands if isinstance(t, Array)]
+    if arrays:
+        return Array(dtype, max(a.ndim for a in arrays), "C")
+    return Scalar(dtype)
+
+
+def python_binary(op: str, a: Scalar, b: Scalar, exponent_value=None) -> OpTypes:
+    """CPython's rules for two Python scalars (bool arithmetic gives int)."""
+    rank = max(_PY_RANK[a.dtype], _PY_RANK[b.dtype])
+    if op in COMPARISONS:
+        compute = "float64" if rank == 2 else ("complex128" if rank == 3 else "int64")
+        if rank == 0:
+            compute = "int64"
+        if rank == 3 and op not in ("==", "!="):
+            raise PromotionError(f"'{op}' not supported between instances of 'complex' and 'complex'")
+        return OpTypes(compute, BOOL, True)
+    if op in ("&", "|", "^") and rank == 0:
+        return OpTypes("bool", BOOL, True)
+    if op in ("&", "|", "^", "<<", ">>"):
+        if rank > 1:
+            raise PromotionError(f"unsupported operand type(s) for {op}: '{a}' and '{b}'")
+        return OpTypes("int64", INT, True)
+    if op == "@":
+        raise PromotionError("unsupported operand type(s) for @: Python scalars")
+    if rank == 3:
+        if op in ("//", "%"):
+            raise PromotionError(f"unsupported operand type(s) for {op}: 'complex'")
+        return OpTypes("complex128", COMPLEX, True)
+    if op == "/" or rank == 2:
+        return OpTypes("float64", FLOAT, True)
+    if op == "**" and exponent_value is not None and exponent_value < 0:
+        return OpTypes("float64", FLOAT, True)
+    return OpTypes("int64", INT, True)
+
+
+def binary(op: str, a: Type, b: Type, exponent_value=None) -> OpTypes:
+    if not isinstance(a, (Scalar, Array)) or not isinstance(b, (Scalar, Array)):
+        raise PromotionError(f"unsupported operand type(s) for {op}: '{a}' and '{b}'")
+    if isinstance(a, Scalar) and isinstance(b, Scalar) and a.weak and b.weak:
+        return python_binary(op, a, b, exponent_value)
+    if op == "@":
+        raise PromotionError("use np.dot/np.matmul rules for @")  # handled by the numpy library table
+    ufunc = BINARY_UFUNCS[op]
+    # A Python bool next to NumPy values behaves like np.bool_.
+    ops = [Scalar("bool") if isinstance(t, Scalar) and t.weak and t.dtype == "bool" else t for t in (a, b)]
+    ins, outs = resolve_ufunc(ufunc, ops)
+    return OpTypes(ins[0], _result_shape([a, b], outs[0]))
+
+
+def unary(op: str, a: Type) -> OpTypes:
+    if op == "not":
+        return OpTypes("bool", BOOL)
+    if not isinstance(a, (Scalar, Array)):
+        raise PromotionError(f"bad operand type for unary {op}: '{a}'")
+    if isinstance(a, Scalar) and a.weak:
+        if a.dtype == "bool":
+            return OpTypes("int64", INT, True)
+        if op == "~" and a.dtype != "int64":
+            raise PromotionError(f"bad operand type for unary ~: '{a}'")
+        return OpTypes(a.dtype, a, True)
+    ins, outs = resolve_ufunc(UNARY_UFUNCS[op], [a])
+    return OpTypes(ins[0], _result_shape([a], outs[0]))
+
+
+def ufunc_call(ufunc, operands: list[Type]) -> OpTypes:
+    """A NumPy ufunc called as a function: np.sqrt(x), np.maximum(a, b)."""
+    ops = [Scalar("bool") if isinstance(t, Scalar) and t.weak and t.dtype == "bool" else t for t in operands]
+    ins, outs = resolve_ufunc(ufunc, ops)
+    return OpTypes(ins[0], _result_shape(operands, outs[0]))
+
+
+def scalar_join(a: Scalar, b: Scalar) -> Scalar:
+    """The type a variable gets when it holds values of both types."""
+    if a == b:
+        return a
+    if a.weak and b.weak:
+        rank = max(_PY_RANK[a.dtype], _PY_RANK[b.dtype])
+        return [BOOL, INT, FLOAT, COMPLEX][rank] if rank else BOOL
+    ops = [ufunc_operand(t) if not (t.weak and t.dtype == "bool") else np.dtype(bool) for t in (a, b)]
+    return Scalar(np.result_type(*ops).name)
+
+
+def can_cast_same_kind(src: str, dst: str) -> bool:
+    return bool(np.can_cast(np.dtype(src), np.dtype(dst), casting="same_kind"))
