@@ -25,6 +25,11 @@ SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int
              "complex64/complex128 (any shape and strides), tuples of these, and None")
 
 
+# Specializations translated and compiled by this process (not loaded from
+# the cache): read by tests and `transpile cache` tooling.
+COMPILE_COUNT = 0
+
+
 class JitFunction:
     def __init__(self, py_func, options: Options):
         self.py_func = py_func
@@ -145,6 +150,8 @@ class JitFunction:
         from .cxx.names import symbol
         from .passes.pipeline import translate
 
+        global COMPILE_COUNT
+        COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         tr = translate(self.py_func, arg_types, self.options, sym)
         staging = cache.staging_dir(key, root)
