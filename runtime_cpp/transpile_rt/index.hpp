@@ -14,8 +14,17 @@ struct NewAxis {};
 constexpr All all{};
 constexpr NewAxis newaxis{};
 
-inline Slice slice(bool has_start, int64_t start, bool has_stop, int64_t stop, int64_t step) {
-    return Slice{start, stop, step, has_start, has_stop};
+// One bound of a slice: a value, or tr::none for an omitted bound.
+struct SliceBound {
+    bool has;
+    int64_t value;
+    SliceBound(none_t) : has(false), value(0) {}
+    template <class I> SliceBound(I v) : has(true), value(int64_t(v)) {}
+};
+constexpr none_t none{};
+
+inline Slice slice(SliceBound start, SliceBound stop, int64_t step = 1) {
+    return Slice{start.value, stop.value, step, start.has, stop.has};
 }
 
 // Python's PySlice_AdjustIndices: start and length of the selection.

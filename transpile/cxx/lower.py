@@ -211,6 +211,10 @@ class FunctionLowerer(ExprLowerer):
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):
             self.assign_name(s.targets[0].id, value, vt)
             return
+        if len(s.targets) == 1 and isinstance(s.targets[0], h.Subscript):
+            # tr::assign copes with overlap, so the value stays lazy (fused).
+            self.store_subscript(s.targets[0], value, vt)
+            return
         src = self.hoist(self.ev(value) if isinstance(vt, T.Array) else value.code)
         for target in s.targets:
             self.assign_target(target, CExpr(src), vt)
@@ -296,11 +300,19 @@ class FunctionLowerer(ExprLowerer):
         self.emit(f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "{text}");' if text else
                   f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "%s", "");')
 
+    def condition(self, node) -> str:
+        code = self.expr(node).code
+        if self.type_of(node) in (T.BOOL, T.Scalar("bool")):
+            return code if _wrapped(code) else f"({code})"
+        return f"(tr::truthy({code}))"
+
     def s_If(self, s: h.If):
-        test = self.expr(s.test).code
-        self.nested(f"if (tr::truthy({test})) {{", s.body)
+        self.nested(f"if {self.condition(s.test)} {{", s.body, "} else {" if s.orelse else "}")
         if s.orelse:
-            self.nested("else {", s.orelse)
+            self.depth += 1
+            self.block(s.orelse)
+            self.depth -= 1
+            self.lines.append(Line(self.depth, "}"))
 
     def s_Break(self, s):
         flag = self.loop_flags[-1] if self.loop_flags else None
@@ -325,7 +337,7 @@ class FunctionLowerer(ExprLowerer):
     def s_While(self, s: h.While):
         flag = self.loop_flag(bool(s.orelse))
         self.loop_flags.append(flag)
-        test = self.expr(s.test).code
+        test = self.condition(s.test)
         if self.pre:
             # The condition needed helper statements: re-run them every iteration.
             pre, self.pre = self.pre, []
@@ -333,12 +345,12 @@ class FunctionLowerer(ExprLowerer):
             self.depth += 1
             for p in pre:
                 self.emit(p)
-            self.emit(f"if (!tr::truthy({test})) break;")
+            self.emit(f"if (!{test}) break;")
             self.block(s.body)
             self.depth -= 1
             self.lines.append(Line(self.depth, "}"))
         else:
-            self.nested(f"while (tr::truthy({test})) {{", s.body)
+            self.nested(f"while {test} {{", s.body)
         self.loop_flags.pop()
         self.finish_loop(flag, s.orelse)
 
@@ -460,6 +472,19 @@ def _const_int(node):
     if isinstance(node, h.UnaryOp) and node.op == "-" and isinstance(node.operand, h.Const):
         return -node.operand.value
     return NOT_CONST
+
+
+def _wrapped(code: str) -> bool:
+    """True when the whole of code is one parenthesized group."""
+    if not (code.startswith("(") and code.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(code):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i < len(code) - 1:
+            return False
+    return True
 
 
 def _short(path: str) -> str:

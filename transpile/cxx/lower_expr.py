@@ -92,6 +92,10 @@ class ExprLowerer:
 
     def x_UnaryOp(self, node: h.UnaryOp) -> CExpr:
         ops = self.tf.ops[node]
+        if node.op in "-+" and isinstance(node.operand, h.Const) and isinstance(ops.result, T.Scalar) \
+                and not isinstance(node.operand.value, bool):
+            value = node.operand.value
+            return CExpr(literal(-value if node.op == "-" else value, ops.result))
         x = self.expr(node.operand)
         xt = self.type_of(node.operand)
         if node.op == "not":
@@ -159,18 +163,25 @@ class ExprLowerer:
         rule = lookup_attr(base_t, node.attr)
         return rule.lower(self, self.expr(node.value), base_t, self.type_of(node))
 
+    def int_code(self, node) -> str:
+        """An integer expression as int64_t (no cast when it already is one)."""
+        code = self.expr(node).code
+        t = self.type_of(node)
+        if (isinstance(t, T.Scalar) and t.dtype == "int64") or code.lstrip("-").isdigit():
+            return code
+        return f"int64_t({code})"
+
     def index_code(self, idx, part) -> str:
         if part == "int":
-            return f"int64_t({self.expr(idx).code})"
+            return self.int_code(idx)
         if part == "all":
             return "tr::all"
         if part == "newaxis":
             return "tr::newaxis"
-        pieces = []
-        for p in (idx.lower, idx.upper):
-            pieces += ["false", "0"] if p is None else ["true", f"int64_t({self.expr(p).code})"]
-        step = "1" if idx.step is None else f"int64_t({self.expr(idx.step).code})"
-        return f"tr::slice({', '.join(pieces)}, {step})"
+        bounds = ["tr::none" if p is None else self.int_code(p) for p in (idx.lower, idx.upper)]
+        if idx.step is not None:
+            bounds.append(self.int_code(idx.step))
+        return f"tr::slice({', '.join(bounds)})"
 
     def x_Subscript(self, node: h.Subscript) -> CExpr:
         info = self.tf.subscripts[node]

@@ -1,0 +1,49 @@
+"""Golden C++ for a few small functions (regenerate with
+TRANSPILE_UPDATE_GOLDEN=1 and review the diff), and determinism: rendering
+the same specialization twice gives identical text."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from transpile.hir import types as T
+from transpile.options import make_options
+from transpile.passes.pipeline import translate
+
+from . import golden_funcs as g
+
+HERE = Path(__file__).parent
+CASES = {
+    "axpy_f32": (g.axpy, "float32, float32[::1], float32[::1]"),
+    "jacobi_2d": (g.jacobi, "float64[:, ::1], int"),
+    "prefix_sum": (g.prefix_sum, "float64[:]"),
+    "collatz": (g.collatz, "int"),
+}
+
+
+def generate(name: str) -> str:
+    fn, sig = CASES[name]
+    options = make_options(jit_level=fn.options.jit_level)
+    return translate(fn.py_func, tuple(T.parse_signature(sig)), options, f"tr_entry_{name}").cpp
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden(name):
+    text = generate(name)
+    path = HERE / f"{name}.cpp"
+    if os.environ.get("TRANSPILE_UPDATE_GOLDEN") == "1" or not path.exists():
+        path.write_text(text)
+    assert text == path.read_text(), f"generated C++ for {name} changed; review and regenerate"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_render_is_deterministic(name):
+    assert generate(name) == generate(name)
+
+
+def test_python_lines_annotate_cxx():
+    text = generate("collatz")
+    assert "// golden_funcs.py:33  while n != 1:" in text
+    assert "// golden_funcs.py:35  n = n // 2" in text
