@@ -1,8 +1,14 @@
 """Parsing with libcst: the syntax tree plus the position of every node."""
 from __future__ import annotations
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+import warnings
+
+with warnings.catch_warnings():
+    # libcst's metadata package imports a deprecated mypy_extensions name;
+    # users running with -W error must not see our dependency's warning.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ..diagnostics import UnsupportedSyntaxError
 from .source import FunctionSource

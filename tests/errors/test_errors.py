@@ -1,0 +1,163 @@
+"""Errors users meet: each names the user's file:line:col, shows the line with
+a caret, and says what to do; bad options and arguments raise the standard
+Python exception types."""
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pytest
+
+import transpile
+from transpile import CompileError, TypingError, UnsupportedSyntaxError, jit
+from transpile.build import toolchain
+
+HERE = os.path.basename(__file__)
+
+
+def uses_list(a):
+    xs = [1, 2, 3]
+    return a + xs[0]
+
+
+def two_problems(a):
+    with open("x") as f:
+        pass
+    return [a]
+
+
+def mixes_types(a, n):
+    x = a
+    if n > 0:
+        x = 1.5
+    return x
+
+
+def calls_unknown(a):
+    return os.getpid() + a
+
+
+def line_of(fn, text):
+    import inspect
+
+    lines, first = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if text in line:
+            return first + i
+    raise AssertionError(text)
+
+
+def test_unsupported_syntax_points_at_the_line():
+    f = jit(uses_list)
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        f(1.0)
+    msg = str(info.value)
+    line = line_of(uses_list, "xs = [1, 2, 3]")
+    assert f"{HERE}:{line}:10: error: list display is not supported" in msg
+    assert "xs = [1, 2, 3]\n         ^^^^^^^^^" in msg
+    assert "hint:" in msg
+    assert info.value.loc.line == line
+
+
+def test_all_errors_of_a_function_are_reported_together():
+    f = jit(two_problems)
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        f(1.0)
+    msg = str(info.value)
+    assert f"{HERE}:{line_of(two_problems, 'with open')}:" in msg
+    assert f"{HERE}:{line_of(two_problems, 'return [a]')}:" in msg
+    assert len(info.value.errors) == 2
+
+
+def test_typing_error_is_a_type_error_with_location():
+    f = jit(mixes_types)
+    with pytest.raises(TypeError) as info:
+        f(np.zeros(3), 1)
+    assert isinstance(info.value, TypingError)
+    assert f"{HERE}:{line_of(mixes_types, 'x = 1.5')}:" in str(info.value)
+    assert "incompatible types" in str(info.value)
+
+
+def test_call_to_unsupported_function():
+    f = jit(calls_unknown)
+    with pytest.raises(UnsupportedSyntaxError, match=r"call to .*getpid is not supported"):
+        f(1)
+
+
+@pytest.mark.parametrize("option, value", [("jit_level", "O3"), ("capture_mode", "graph"), ("backend", "gpu")])
+def test_invalid_option_values(option, value):
+    with pytest.raises(ValueError, match=f"{option}={value!r} is not valid; choose one of"):
+        jit(**{option: value})
+
+
+def test_unknown_option():
+    with pytest.raises(ValueError, match="unknown option"):
+        jit(fast=True)
+
+
+@pytest.mark.parametrize("option, value", [("backend", "cuda"), ("backend", "ascend"), ("capture_mode", "bytecode")])
+def test_not_yet_implemented_values(option, value):
+    with pytest.raises(NotImplementedError):
+        jit(**{option: value})
+
+
+def test_jit_needs_a_function():
+    with pytest.raises(TypeError, match="can only decorate Python functions"):
+        jit(42)
+
+
+@jit
+def plus_one(x):
+    return x + 1
+
+
+@pytest.mark.parametrize("value, tname", [("text", "str"), ([1, 2], "list"), ({"a": 1}, "dict"), (object(), "object")])
+def test_unsupported_argument_types(value, tname):
+    with pytest.raises(TypeError, match=rf"plus_one\(\): argument 'x': values of type '{tname}' are not supported"):
+        plus_one(value)
+
+
+def test_unsupported_array_dtype_and_byteorder():
+    with pytest.raises(TypeError, match="dtype"):
+        plus_one(np.array(["a"]))
+    with pytest.raises(TypeError, match="byte order"):
+        plus_one(np.arange(3, dtype=">f8"))
+
+
+def test_wrong_number_of_arguments():
+    with pytest.raises(TypeError, match="plus_one"):
+        plus_one(1, 2)
+
+
+def test_int_too_large():
+    with pytest.raises(OverflowError):
+        plus_one(2**70)
+
+
+def test_missing_compiler(monkeypatch, tmp_path):
+    monkeypatch.setenv("CXX", "definitely-not-a-compiler")
+    monkeypatch.setenv("TRANSPILE_CACHE", "0")
+
+    @jit
+    def local_add(x):
+        return x * 2
+
+    with pytest.raises(CompileError, match="no C\\+\\+ compiler found") as info:
+        local_add(1.0)
+    assert "hint:" in str(info.value)
+
+
+def test_cxx_errors_map_to_the_python_line(tmp_path):
+    src = tmp_path / "module.cpp"
+    src.write_text("int f() {\n    // kern.py:12  y = x + 1\n    return undefined_name;\n}\n")
+    stderr = f"{src}:3:12: error: 'undefined_name' was not declared in this scope\n"
+    err = toolchain._compile_error(stderr, str(src))
+    assert isinstance(err, CompileError)
+    assert err.loc.filename == "kern.py" and err.loc.line == 12
+    assert re.search(r"kern.py:12:1: error: the generated C\+\+ failed to compile", str(err))
+
+
+def test_public_error_classes():
+    assert issubclass(TypingError, TypeError)
+    assert issubclass(UnsupportedSyntaxError, transpile.TranspileError)
