@@ -51,7 +51,7 @@ class JitFunction:
     @property
     def signatures(self) -> list[tuple]:
         """Argument types of each loaded specialization."""
-        return [tuple(s["arg_types"]) for s in self._specializations]
+        return [s["types"] for s in self._specializations]
 
     def inspect_cxx(self, signature=None) -> str:
         """The generated C++ of a specialization (the first, or the one whose

@@ -29,10 +29,10 @@ int64_t collatz_0(int64_t n) {
     while (n != 1) {
         // golden_funcs.py:34  if n % 2 == 0:
         tr::current_line() = 34;
-        if (tr::py::mod(n, 2) == 0) {
+        if (tr::py::mod(n, int64_t(2)) == 0) {
             // golden_funcs.py:35  n = n // 2
             tr::current_line() = 35;
-            n = tr::py::floordiv(n, 2);
+            n = tr::py::floordiv(n, int64_t(2));
         } else {
             // golden_funcs.py:37  n = 3 * n + 1
             tr::current_line() = 37;

@@ -47,3 +47,14 @@ def test_python_lines_annotate_cxx():
     text = generate("collatz")
     assert "// golden_funcs.py:33  while n != 1:" in text
     assert "// golden_funcs.py:35  n = n // 2" in text
+
+
+def test_golden_functions_compile_and_agree_with_python(check):
+    import numpy as np
+
+    check(g.axpy, np.float32(2.0), np.arange(5, dtype=np.float32), np.ones(5, dtype=np.float32))
+    u = np.zeros((6, 7))
+    u[0] = 1.0
+    check(g.jacobi, u, 4)
+    check(g.prefix_sum, np.linspace(0.0, 1.0, 9)[::2])
+    check(g.collatz, 27)

@@ -65,7 +65,8 @@ class ExprLowerer:
             if op == "**":
                 functor = "tr::op::pow"
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
-        ac, bc = self.as_ct(a, at, ops.compute), self.as_ct(b, bt, ops.compute)
+        exact = op in PY_FUNCS or op in NP_FUNCS  # function templates deduce from exact types
+        ac, bc = self.as_ct(a, at, ops.compute, exact), self.as_ct(b, bt, ops.compute, exact)
         rt = ctype(result)
         if ops.python_semantics and op in PY_FUNCS:
             if op == "/" and ops.compute == "float64" and at.kind in "iub" and bt.kind in "iub":
@@ -82,12 +83,17 @@ class ExprLowerer:
             return CExpr(text)
         raise TypingError(f"operator {op} is not supported here", None)
 
-    def as_ct(self, x: CExpr, t: T.Type, compute: str) -> str:
-        """Scalar operand converted to the computation type."""
+    def as_ct(self, x: CExpr, t: T.Type, compute: str, exact: bool = False) -> str:
+        """Scalar operand converted to the computation type (exact: even a
+        literal gets that C++ type, for calls that deduce it)."""
+        is_literal = x.code.lstrip("-").replace(".", "", 1).isdigit()
+        if isinstance(t, T.Scalar) and is_literal:
+            text = literal(_num(x.code), T.Scalar(compute))
+            if exact and text.lstrip("-").isdigit():
+                text = f"{SCALAR_CTYPES[compute]}({text})"
+            return text
         if isinstance(t, T.Scalar) and t.dtype == compute:
             return x.code
-        if isinstance(t, T.Scalar) and x.code.lstrip("-").replace(".", "", 1).isdigit():
-            return literal(_num(x.code), T.Scalar(compute))
         return f"tr::cast<{SCALAR_CTYPES[compute]}>({x.code})"
 
     def x_UnaryOp(self, node: h.UnaryOp) -> CExpr:
