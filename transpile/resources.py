@@ -30,7 +30,9 @@ def runtime_dir() -> Path:
 @lru_cache(maxsize=1)
 def fingerprint() -> str:
     """Hash of transpile's own code, templates and C++ runtime: part of every
-    cache key, so upgrading transpile never reuses stale artifacts."""
+    cache key, so upgrading transpile never reuses stale artifacts.  Names,
+    sizes and modification times stand for the contents: a warm start pays
+    for ~80 stat calls instead of reading every file."""
     h = hashlib.sha256()
     roots = [PACKAGE_DIR, templates_dir(), runtime_dir()]
     seen = set()
@@ -45,7 +47,6 @@ def fingerprint() -> str:
                 if real in seen:
                     continue
                 seen.add(real)
-                h.update(os.path.relpath(path, root).encode())
-                with open(path, "rb") as f:
-                    h.update(f.read())
+                st = os.stat(real)
+                h.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     return h.hexdigest()

@@ -66,17 +66,19 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
         raise _compile_error(proc.stderr, source_path)
 
 
-_ERROR_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$", re.M)
-_PY_COMMENT = re.compile(r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$")
+_ERROR_LINE = r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$"
+_PY_COMMENT = r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$"
 
 
 def _compile_error(stderr: str, source_path: str) -> CompileError:
+    error_line = re.compile(_ERROR_LINE, re.M)
+    py_comment = re.compile(_PY_COMMENT)
     match = None
-    for m in _ERROR_LINE.finditer(stderr):
+    for m in error_line.finditer(stderr):
         if os.path.basename(m.group("file")) == os.path.basename(source_path):
             match = m
             break
-    match = match or _ERROR_LINE.search(stderr)
+    match = match or error_line.search(stderr)
     excerpt = "\n".join(stderr.strip().splitlines()[:12])
     if not match:
         return CompileError(f"the C++ compiler failed:\n{excerpt}")
@@ -85,7 +87,7 @@ def _compile_error(stderr: str, source_path: str) -> CompileError:
         with open(source_path) as f:
             lines = f.read().splitlines()
         for i in range(int(match.group("line")) - 1, -1, -1):
-            c = _PY_COMMENT.match(lines[i]) if i < len(lines) else None
+            c = py_comment.match(lines[i]) if i < len(lines) else None
             if c:
                 loc = SourceLoc(c.group("file"), int(c.group("line")), 0, source_line=c.group("src"))
                 break

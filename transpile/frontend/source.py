@@ -48,9 +48,27 @@ def get_source(fn) -> FunctionSource:
 
 
 def source_hash(fn) -> str:
-    """Hash of a function's source text, cheap enough for every warm start."""
-    try:
-        text = inspect.getsource(fn)
-    except (OSError, TypeError):
-        text = repr(getattr(fn, "__code__", fn))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """Identity of a function's code, cheap enough for every warm start.
+
+    The compiled code object (bytecode, names, constants, nested code, first
+    line) changes whenever the source changes meaning or moves, and reading
+    it costs microseconds where re-reading and tokenizing the source costs
+    milliseconds.  Comment-only edits keep their cache entries."""
+    h = hashlib.sha256()
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return hashlib.sha256(repr(fn).encode()).hexdigest()
+    _hash_code(code, h)
+    h.update(repr(getattr(fn, "__defaults__", None)).encode())
+    return h.hexdigest()
+
+
+def _hash_code(code, h) -> None:
+    h.update(f"{code.co_name}:{code.co_firstlineno}:{code.co_argcount}:{code.co_flags}".encode())
+    h.update(code.co_code)
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)).encode())
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            _hash_code(const, h)
+        else:
+            h.update(repr((type(const).__name__, const)).encode())
