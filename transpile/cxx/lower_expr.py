@@ -123,11 +123,17 @@ class ExprLowerer:
         types = [self.type_of(o) for o in operands]
         if len(node.ops) == 1:
             return self.compare_one(node.ops[0], ops[0], codes[0], types[0], codes[1], types[1])
-        names = [self.hoist(c.code, t) if i > 0 else c.code for i, (c, t) in enumerate(zip(codes, types))]
-        parts = []
+        # a < b < c: each operand evaluated once, in order, and the later ones
+        # only while the comparisons so far hold (Python short-circuits).
+        names = [c.code if c.code.isidentifier() else self.tmp("c") for c in codes]
+        body = [f"auto {names[0]} = {codes[0].code};"] if names[0] != codes[0].code else []
         for i, op in enumerate(node.ops):
-            parts.append(self.compare_one(op, ops[i], CExpr(names[i]), types[i], CExpr(names[i + 1]), types[i + 1]).code)
-        return CExpr("(" + " && ".join(parts) + ")")
+            if names[i + 1] != codes[i + 1].code:
+                body.append(f"auto {names[i + 1]} = {codes[i + 1].code};")
+            part = self.compare_one(op, ops[i], CExpr(names[i]), types[i], CExpr(names[i + 1]), types[i + 1]).code
+            last = i == len(node.ops) - 1
+            body.append(f"return tr::truthy({part});" if last else f"if (!tr::truthy({part})) return false;")
+        return CExpr("([&]() -> bool { " + " ".join(body) + " }())")
 
     def compare_one(self, op, ops, a, at, b, bt) -> CExpr:
         if op in ("is", "is not"):

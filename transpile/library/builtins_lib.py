@@ -191,7 +191,7 @@ def _round_lower(ls):
         return CExpr(f"tr::builtins::round_half_even(double({x}))")
     nd = ls.args[1].code if len(ls.args) > 1 else ls.kwargs["ndigits"].code
     if kind == "int_nd":
-        return CExpr(f"{ls.lower.ctype(ls.result)}({x})")
+        return CExpr(f"{ls.lower.ctype(ls.result)}(tr::builtins::round_ndigits(int64_t({x}), int64_t({nd})))")
     return CExpr(f"{ls.lower.ctype(ls.result)}(tr::builtins::round_ndigits(double({x}), int64_t({nd})))")
 
 

@@ -72,6 +72,25 @@ for _name in RUNTIME_UFUNCS + list(OPERATOR_FUNCTORS):
         register(_uf, _ufunc_entry(_uf))
 register(np.abs, _ufunc_entry(np.absolute))
 
+_CONJ = _ufunc_entry(np.conjugate)
+
+
+def _conj_method_infer(site):
+    t = site.args[0]
+    if isinstance(t, T.Scalar) and t.weak:  # (1+2j).conjugate() stays a Python complex
+        site.check_arity(1, 1)
+        return (T.INT if t.dtype == "bool" else t), None
+    return _CONJ.infer(site)
+
+
+def _conj_method_lower(ls):
+    if ls.site_info is None:
+        return CExpr(f"{ls.lower.ctype(ls.result)}(tr::uf::conjugate::apply({ls.args[0].code}))")
+    return _CONJ.lower(ls)
+
+
+register_method("conjugate", Entry("conjugate", _conj_method_infer, _conj_method_lower, (H_UFUNC,)))
+
 
 # ---- helpers ---------------------------------------------------------------
 

@@ -8,7 +8,9 @@ namespace tr {
 namespace py {
 
 template <class T> inline T truediv(T a, T b) {
-    if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "division by zero" : "float division by zero");
+    if (b == T(0))
+        raise(TR_ERR_ZERODIV, is_int<T>::value ? "division by zero"
+                              : is_complex<T>::value ? "complex division by zero" : "float division by zero");
     return a / b;
 }
 inline double truediv_int(int64_t a, int64_t b) {
@@ -33,7 +35,10 @@ inline int64_t pow(int64_t a, int64_t b) {
 }
 inline double pow(double a, double b) {
     if (a == 0 && b < 0) raise(TR_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
-    return __builtin_pow(a, b);
+    double r = __builtin_pow(a, b);
+    if (__builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b))
+        raise(TR_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+    return r;
 }
 template <class T> inline T pow(T a, T b) { return op::pow::apply(a, b); }
 
