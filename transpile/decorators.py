@@ -8,7 +8,7 @@ from .options import make_options
 
 
 def jit(fn=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu", cache=True,
-        boundscheck=True, **options):
+        boundscheck=True, signatures=None, **options):
     """Compile a numeric Python function to C++ on its first call with new argument types.
 
     Usable bare (``@jit``) or with options (``@jit(jit_level="O1")``), mirroring
@@ -16,10 +16,12 @@ def jit(fn=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph
     compile; "O1": fused array expressions, -O3 and native vectorization),
     dynamic (accepted; shapes are always dynamic), fullgraph, backend ("cpu"),
     plus cache (use the on-disk cache) and boundscheck (IndexError on
-    out-of-range indices).
+    out-of-range indices), and signatures (argument types `transpile build`
+    compiles ahead of time, e.g. ``["float64[:], int64"]``).
     """
     opts = make_options(capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic, fullgraph=fullgraph,
-                        backend=backend, cache=cache, boundscheck=boundscheck, **options)
+                        backend=backend, cache=cache, boundscheck=boundscheck, signatures=signatures,
+                        **options)
 
     def wrap(func):
         if not inspect.isfunction(func):

@@ -20,6 +20,7 @@ from .build.loader import entry_address
 from .frontend.source import source_hash
 from .hir import types as T
 from .options import Options, cache_enabled
+from .importhook import RunInPython, lookup as prebuilt_lookup  # `transpile build` artifacts, import hook
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
              "complex64/complex128 (any shape and strides), tuples of these, and None")
@@ -89,7 +90,10 @@ class JitFunction:
                 raise TypeError(f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}") \
                     from None
             types.extend(T.from_descriptor(desc))
-        self._ensure(tuple(types))
+        try:
+            self._ensure(tuple(types))
+        except RunInPython:  # import hook, no C++ compiler, nothing prebuilt: plain Python (warned once)
+            return self.py_func(*args)
         return self.dispatcher.call_compiled(tuple(args))
 
     def _find(self, signature):
@@ -133,6 +137,9 @@ class JitFunction:
         ])
 
     def _load_or_build(self, arg_types: tuple) -> dict:
+        prebuilt = prebuilt_lookup(self, arg_types)  # built by `transpile build` (importhook.py)
+        if prebuilt is not None:
+            return prebuilt
         use_cache = self.options.cache and cache_enabled()
         key = self._key(arg_types)
         root = None if use_cache else _private_root()

@@ -30,11 +30,12 @@ class Options:
     backend: str = "cpu"
     cache: bool = True
     boundscheck: bool = True
+    signatures: tuple = ()  # what `transpile build` compiles ahead of time; not part of the key
 
     def key(self) -> str:
         """What of the options changes generated code or its build."""
         d = asdict(self)
-        del d["cache"]
+        del d["cache"], d["signatures"]
         return repr(sorted(d.items()))
 
 
@@ -54,18 +55,34 @@ def _flag(name: str, value) -> bool:
 
 
 def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
-                 cache=True, boundscheck=True, **extra) -> Options:
+                 cache=True, boundscheck=True, signatures=None, **extra) -> Options:
     if extra:
         names = ", ".join(sorted(extra))
         raise ValueError(
             f"jit: unknown option(s) {names}; valid options are capture_mode, jit_level, dynamic, "
-            "fullgraph, backend, cache, boundscheck")
+            "fullgraph, backend, cache, boundscheck, signatures")
     _choose("capture_mode", capture_mode, CAPTURE_MODES)
     _choose("jit_level", jit_level, JIT_LEVELS)
     _choose("backend", backend, BACKENDS)
     return Options(capture_mode=capture_mode, jit_level=jit_level, dynamic=_flag("dynamic", dynamic),
                    fullgraph=_flag("fullgraph", fullgraph), backend=backend, cache=_flag("cache", cache),
-                   boundscheck=_flag("boundscheck", boundscheck))
+                   boundscheck=_flag("boundscheck", boundscheck), signatures=_signatures(signatures))
+
+
+def _signatures(value) -> tuple:
+    """signatures=["float64[:], int64", ...]: argument types for `transpile build`."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or not all(isinstance(s, str) for s in value):
+        raise ValueError(f"jit: signatures must be a list of strings like \"float64[:], int64\", not {value!r}")
+    from .hir.types import parse_signature
+
+    for text in value:
+        try:
+            parse_signature(text)
+        except ValueError as exc:
+            raise ValueError(f"jit: signatures: {text!r}: {exc}") from None
+    return tuple(value)
 
 
 def cache_enabled() -> bool:

@@ -1,0 +1,404 @@
+"""Prebuilt artifacts at run time: the import hook and the dispatcher's lookup.
+
+`transpile build --inplace` leaves a `__transpile__/` folder beside each
+source file: one sub-folder per specialization (module.so + module.cpp) and
+a `manifest.json` listing them.  Two things use it:
+
+* `lookup(jit_function, arg_types)`, called by `JitFunction._load_or_build`
+  before the cache, finds a valid prebuilt artifact (inplace, or one that
+  `transpile build` put in the cache for a wider array layout), so the first
+  call compiles nothing.  Validity never depends on the C++ compiler: an
+  inplace entry is keyed by the bridge ABI, the platform, the function's
+  source text (and first line), its options and its dependencies, so it loads
+  on a machine without a compiler.
+* `install_import_hook()` binds the functions of modules that have such a
+  manifest right after they are imported (the first call goes straight to the
+  native code), and turns "no compiler and nothing prebuilt" into plain
+  Python with a warning instead of an error.  It never breaks an import.
+
+This module is imported by the dispatcher, so it stays light: no libcst,
+no Jinja2, no subprocess.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import inspect
+import json
+import os
+import sys
+import sysconfig
+import warnings
+
+DIRNAME = "__transpile__"
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+
+class NoCompilerWarning(RuntimeWarning):
+    """A @jit function runs as plain Python: no C++ compiler and no prebuilt artifact."""
+
+
+class RunInPython(Exception):
+    """Raised by lookup() under the import hook: run the undecorated function."""
+
+
+def platform_tag() -> str:
+    return sysconfig.get_platform()
+
+
+def text_hash(fn) -> str:
+    """Identity of a function's source text and position, stable across Python
+    versions (unlike bytecode), for artifacts that ship with the source."""
+    lines, first = inspect.getsourcelines(fn)
+    h = hashlib.sha256(f"{first}\n".encode())
+    h.update("".join(lines).encode())
+    h.update(repr(getattr(fn, "__defaults__", None)).encode())
+    return h.hexdigest()
+
+
+def file_digest(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# ---- manifests -------------------------------------------------------------------
+
+_MANIFESTS: dict = {}  # manifest path -> (mtime_ns, data)
+
+
+def manifest_path(source_file: str) -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(source_file)), DIRNAME, MANIFEST)
+
+
+def read_manifest(path: str) -> dict | None:
+    try:
+        mtime = os.stat(path).st_mtime_ns
+    except OSError:
+        _MANIFESTS.pop(path, None)
+        return None
+    cached = _MANIFESTS.get(path)
+    if cached and cached[0] == mtime:
+        return cached[1]
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        if data.get("format") != FORMAT or not isinstance(data.get("entries"), list):
+            data = None
+    except (OSError, ValueError):
+        data = None
+    _MANIFESTS[path] = (mtime, data)
+    return data
+
+
+def _source_file(py_func) -> str | None:
+    code = getattr(py_func, "__code__", None)
+    name = code.co_filename if code else None
+    if not name or name.startswith("<") or not os.path.exists(name):
+        return None
+    return name
+
+
+def manifest_entries(py_func) -> list[dict]:
+    """Entries of this platform for the function (not yet validated)."""
+    src = _source_file(py_func)
+    if src is None:
+        return []
+    data = read_manifest(manifest_path(src))
+    if not data:
+        return []
+    base = os.path.basename(src)
+    return [e for e in data["entries"] if e.get("file") == base and e.get("qualname") == py_func.__qualname__
+            and e.get("platform") == platform_tag()]
+
+
+# ---- validity --------------------------------------------------------------------
+
+def accepts(built, wanted) -> bool:
+    """Whether code built for type `built` can run on arguments of type `wanted`:
+    equal, or an any-layout array for a C/F one, or a read-only array for a
+    writable one."""
+    from .hir import types as T
+
+    if built == wanted:
+        return True
+    if isinstance(built, T.Array) and isinstance(wanted, T.Array):
+        return (built.dtype == wanted.dtype and built.ndim == wanted.ndim
+                and built.layout in ("A", wanted.layout) and (built.readonly or not wanted.readonly))
+    if isinstance(built, T.Tuple) and isinstance(wanted, T.Tuple):
+        return len(built.items) == len(wanted.items) and all(map(accepts, built.items, wanted.items))
+    return False
+
+
+def _options_match(entry_options: str, options) -> bool:
+    """Prebuilt code is accepted at any jit_level (`transpile build --jit-level`);
+    every other option must match."""
+    from dataclasses import replace
+
+    return any(entry_options == replace(options, jit_level=level).key() for level in ("O0", "O1"))
+
+
+def _deps_valid(deps: dict, py_func) -> bool:
+    from .dispatcher import _resolve, _value_hash
+
+    home = py_func.__module__
+    for module, qualname, digest in deps.get("jit", []):
+        target = _resolve(module or home, qualname)
+        fn = getattr(target, "py_func", None)
+        try:
+            if fn is None or text_hash(fn) != digest:
+                return False
+        except (OSError, TypeError):
+            return False
+    for module, name, digest in deps.get("globals", []):
+        mod = sys.modules.get(module or home)
+        if mod is None or name not in vars(mod) or _value_hash(vars(mod)[name]) != digest:
+            return False
+    return True
+
+
+def entry_problem(entry: dict, jf, manifest_dir: str) -> str | None:
+    """Why a manifest entry cannot serve this function, or None."""
+    from . import _runtime
+
+    if entry.get("abi") != _runtime.ABI_VERSION:
+        return f"built for bridge ABI {entry.get('abi')}, this transpile has {_runtime.ABI_VERSION}"
+    try:
+        if entry.get("source") != text_hash(jf.py_func):
+            return "the function's source changed since it was built"
+    except (OSError, TypeError):
+        return "the function's source cannot be read"
+    if not _options_match(entry.get("options"), jf.options):
+        return "built with other options"
+    lib = os.path.join(manifest_dir, entry["dir"], "module.so")
+    try:
+        if os.stat(lib).st_size != entry.get("library_size") or file_digest(lib) != entry.get("library_sha256"):
+            return "the library is damaged"
+    except OSError:
+        return "the library is missing"
+    if not _deps_valid(entry.get("deps", {}), jf.py_func):
+        return "a function or constant it depends on changed"
+    return None
+
+
+def _as_spec(meta: dict, arg_types: tuple) -> dict:
+    """The dispatcher's specialization record, registered for `arg_types`."""
+    from .hir import types as T
+
+    spec = dict(meta)
+    spec["arg_desc"] = [x for t in arg_types for x in T.to_descriptor(t)]
+    return spec
+
+
+def find_inplace(jf, arg_types: tuple) -> dict | None:
+    from .hir import types as T
+
+    entries = manifest_entries(jf.py_func)
+    if not entries:
+        return None
+    mdir = os.path.dirname(manifest_path(_source_file(jf.py_func)))
+    for exact in (True, False):  # an exact match before a wider one
+        for entry in entries:
+            try:
+                built = T.from_descriptor(tuple(entry["arg_desc"]))
+            except (KeyError, ValueError, TypeError):
+                continue
+            if len(built) != len(arg_types):
+                continue
+            ok = built == list(arg_types) if exact else all(map(accepts, built, arg_types))
+            if ok and entry_problem(entry, jf, mdir) is None:
+                return _as_spec(dict(entry, dir=os.path.join(mdir, entry["dir"])), arg_types)
+    return None
+
+
+def _wider(arg_types: tuple) -> tuple:
+    from .hir import types as T
+
+    def widen(t):
+        if isinstance(t, T.Array):
+            return t.with_layout("A")
+        if isinstance(t, T.Tuple):
+            return T.Tuple(tuple(widen(i) for i in t.items))
+        return t
+
+    return tuple(widen(t) for t in arg_types)
+
+
+def find_in_cache(jf, arg_types: tuple) -> dict | None:
+    """An entry `transpile build` put in the cache for these types, a wider
+    layout, or another jit_level."""
+    import copy
+    from dataclasses import replace
+
+    from .build import cache
+    from .dispatcher import _deps_valid as deps_valid
+
+    candidates = [arg_types]
+    if _wider(arg_types) != arg_types:
+        candidates.append(_wider(arg_types))
+    for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
+        probe = copy.copy(jf)
+        probe.options = replace(jf.options, jit_level=level)
+        for types in candidates:
+            if types == arg_types and level == jf.options.jit_level:
+                continue  # the dispatcher's own lookup
+            meta = cache.load(probe._key(types))
+            if meta is not None and meta.get("aot") and deps_valid(meta):
+                return _as_spec(meta, arg_types)
+    return None
+
+
+_WARNED: set = set()
+_PYTHON_ONLY: set = set()  # (function, argument types) that run as plain Python
+
+
+def lookup(jf, arg_types: tuple) -> dict | None:
+    """Called by the dispatcher before its cache: a prebuilt specialization, or
+    None to go on as usual.  Under the import hook, with no compiler and
+    nothing prebuilt, raises RunInPython (after one warning per function)."""
+    try:
+        meta = find_inplace(jf, arg_types)
+        if meta is None and jf.options.cache:
+            from .options import cache_enabled
+
+            if cache_enabled():
+                meta = find_in_cache(jf, arg_types)
+    except Exception:  # noqa: BLE001 - a broken artifact must never break a call
+        meta = None
+    if meta is not None or not _INSTALLED:
+        return meta
+    if (jf.py_func, arg_types) in _PYTHON_ONLY:
+        raise RunInPython(jf.py_func.__qualname__)
+    from .build.toolchain import find_compiler
+
+    if find_compiler(required=False) is not None:
+        return None
+    fn = jf.py_func
+    _PYTHON_ONLY.add((fn, arg_types))
+    if fn not in _WARNED:
+        _WARNED.add(fn)
+        sig = ", ".join(t.spell() for t in arg_types)
+        warnings.warn_explicit(
+            f"{fn.__qualname__}({sig}) runs as plain Python: no C++ compiler found and no prebuilt artifact "
+            "(install g++ or set CXX, or build it with `transpile build --inplace`)",
+            NoCompilerWarning, fn.__code__.co_filename, fn.__code__.co_firstlineno)
+    raise RunInPython(fn.__qualname__)
+
+
+# ---- the import hook --------------------------------------------------------------
+
+_INSTALLED = False
+
+
+def jit_functions(module) -> list:
+    """The @jit functions defined (not just imported) in a module."""
+    from . import _runtime
+
+    out = []
+    for obj in list(vars(module).values()):
+        if isinstance(obj, _runtime.Dispatcher):
+            fn = getattr(obj, "py_func", None)
+            if fn is not None and fn.__module__ == module.__name__:
+                out.append(obj)
+    return out
+
+
+def bind_module(module) -> int:
+    """Loads every valid prebuilt artifact of the module's @jit functions into
+    their dispatchers; returns how many were bound.  Never raises."""
+    bound = 0
+    try:
+        from .hir import types as T
+
+        for disp in jit_functions(module):
+            impl = disp._ensure.__self__  # the JitFunction behind the C dispatcher
+            for entry in manifest_entries(impl.py_func):
+                try:
+                    types = tuple(T.from_descriptor(tuple(entry["arg_desc"])))
+                    if types not in impl.signatures and find_inplace(impl, types) is not None:
+                        impl._ensure(types)
+                        bound += 1
+                except Exception:  # noqa: BLE001 - never break an import
+                    continue
+    except Exception:  # noqa: BLE001
+        pass
+    return bound
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds modules as the rest of sys.meta_path does, and makes the loader of
+    a source module that has a transpile manifest bind it after executing."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            try:
+                spec = finder.find_spec(fullname, path, target)
+            except Exception:  # noqa: BLE001 - let the normal machinery report it
+                return None
+            if spec is None:
+                continue
+            try:
+                _wrap(spec)
+            except Exception:  # noqa: BLE001
+                pass
+            return spec
+        return None
+
+
+def _wrap(spec) -> None:
+    loader = spec.loader
+    origin = spec.origin
+    if not isinstance(loader, importlib.machinery.SourceFileLoader) or not origin:
+        return
+    data = read_manifest(manifest_path(origin))
+    base = os.path.basename(origin)
+    if not data or not any(e.get("file") == base for e in data["entries"]):
+        return
+    original = loader.exec_module
+
+    def exec_module(module):
+        original(module)
+        bind_module(module)
+
+    loader.exec_module = exec_module
+
+
+_FINDER = _Finder()
+
+
+def install_import_hook() -> None:
+    """Later imports bind @jit functions to artifacts built by `transpile build
+    --inplace`; with no C++ compiler, functions with nothing prebuilt run as
+    plain Python (with a NoCompilerWarning) instead of raising."""
+    global _INSTALLED
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+    _INSTALLED = True
+
+
+def uninstall_import_hook() -> None:
+    global _INSTALLED
+    if _FINDER in sys.meta_path:
+        sys.meta_path.remove(_FINDER)
+    _INSTALLED = False
+
+
+def run(argv: list[str], module: bool = False) -> None:
+    """`transpile run script.py args` / `transpile run -m pkg.mod args`."""
+    import runpy
+
+    install_import_hook()
+    target = argv[0]
+    sys.argv = list(argv)
+    if module:
+        sys.path.insert(0, os.getcwd())
+        runpy.run_module(target, run_name="__main__", alter_sys=True)
+    else:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
+        runpy.run_path(target, run_name="__main__")
