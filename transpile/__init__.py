@@ -14,10 +14,14 @@ from .diagnostics import CompileError, TranspileError, TypingError, UnsupportedS
 
 __version__ = "0.1.0"
 __all__ = ["jit", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
-           "errors", "__version__"]
+           "errors", "install_import_hook", "__version__"]
 
 
 def __getattr__(name):
+    if name in ("install_import_hook", "uninstall_import_hook"):  # transpile/importhook.py
+        from . import importhook
+
+        return getattr(importhook, name)
     if name in ("cache", "types", "errors"):
         import importlib
 
