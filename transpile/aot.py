@@ -336,6 +336,11 @@ def build_inplace(task: Task, options, force: bool, old: dict) -> tuple[str, dic
     }
 
 
+def _where(message: str) -> tuple:
+    m = re.match(r"(.*?):(\d+):", message)
+    return (m.group(1), int(m.group(2))) if m else (message, 0)
+
+
 def _error_text(task: Task, exc: BaseException) -> str:
     head = f"{task.file}:{task.line}: error: {task.name} (from {task.origin}) failed to build"
     if isinstance(exc, TranspileError):
@@ -449,6 +454,7 @@ def build(paths: list[str], *, jobs: int | None = None, inplace: bool = False, j
             progress.step(status, task.name, seconds)
     progress.close()
 
+    report.errors.sort(key=_where)
     if inplace:
         by_dir: dict[Path, set] = {}
         for p in imported:

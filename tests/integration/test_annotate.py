@@ -1,0 +1,153 @@
+"""`transpile annotate`: the HTML report, opened in headless Chromium (Debian's
+chromium package, installed by .ci/run).  A script appended to a copy of the
+page clicks lines the way a user does and records what the browser shows:
+the marks (classes and their computed colours), the inferred types, and the
+C++ that a click expands and a second click folds away."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from transpile import cli
+
+SOURCE = textwrap.dedent('''\
+    from __future__ import annotations
+    import numpy as np
+    from transpile import jit
+
+    N = 3
+
+
+    @jit
+    def good(a: float, x: float64[:]):
+        y = a * x
+        # a comment
+        t = 0.0
+        for i in range(x.shape[0]):
+            t += y[i] * N
+        return t
+
+
+    @jit
+    def bad(x: float64[:]):
+        z = np.zeros(3)
+        z = 1.0
+        return z
+
+
+    @jit
+    def nosig(x):
+        return x
+
+
+    def plain(v):
+        return v + 1
+''')
+
+PROBE = '''
+<script>
+(function () {
+  function state(n) {
+    var l = document.getElementById('L' + n), x = document.getElementById('X' + n);
+    return {cls: l.className, bg: getComputedStyle(l).backgroundColor,
+            types: l.querySelector('.ty').textContent, title: l.title,
+            reason: l.querySelector('.reason') ? l.querySelector('.reason').textContent : '', mark: l.querySelector('.mark').textContent,
+            cxx_visible: !!(x && x.offsetHeight > 0), cxx: x ? x.textContent : null};
+  }
+  var r = {before: {}, after: {}, folded: null, others_hidden: true};
+  [5, 10, 11, 14, 21, 27, 31].forEach(function (n) { r.before[n] = state(n); });
+  document.getElementById('L14').click();
+  [10, 14].forEach(function (n) { r.after[n] = state(n); });
+  document.querySelectorAll('.cxx').forEach(function (x) {
+    if (x.id !== 'X14' && x.offsetHeight > 0) r.others_hidden = false; });
+  document.querySelector('#L14 .code').click();
+  r.folded = state(14).cxx_visible;
+  var out = document.createElement('pre');
+  out.id = 'probe-result';
+  out.textContent = JSON.stringify(r);
+  document.body.appendChild(out);
+})();
+</script>
+'''
+
+
+def chromium() -> str:
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert exe, "chromium is not installed (.ci/run installs Debian's chromium package)"
+    return exe
+
+
+@pytest.fixture
+def report(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "annkern.py"
+    src.write_text(SOURCE)
+    out = tmp_path / "report.html"
+    try:
+        assert cli.main(["annotate", str(src), "-o", str(out)]) == 0
+    finally:
+        sys.modules.pop("annkern", None)
+        while str(tmp_path) in sys.path:
+            sys.path.remove(str(tmp_path))
+    return out
+
+
+def test_report_is_self_contained(report):
+    page = report.read_text()
+    assert not re.search(r"""(src|href)=['"](https?:|//)""", page)  # nothing fetched from elsewhere
+    assert "<style>" in page and "<script>" in page
+    summary = json.loads(unescape(re.search(r"<script type='application/json' id='summary'>(.*?)</script>", page,
+                                             re.S).group(1)))
+    status = {f["name"]: f["status"] for f in summary["functions"]}
+    assert status == {"good": "compiled", "bad": "failed", "nosig": "no signature"}
+
+
+def test_report_in_headless_chromium(report, tmp_path):
+    probe = tmp_path / "probe.html"
+    probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
+    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+           f"--user-data-dir={tmp_path / 'chromium-profile'}", "--dump-dom", probe.as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    m = re.search(r'<pre id="probe-result">(.*?)</pre>', proc.stdout, re.S)
+    assert m, proc.stdout[-2000:]
+    r = json.loads(unescape(m.group(1)))
+    before, after = r["before"], r["after"]
+
+    # marks: classes, symbols and the colours the browser paints
+    green, red, grey = "rgb(232, 247, 232)", "rgb(253, 228, 228)", "rgb(243, 243, 243)"
+    assert "compiled" in before["10"]["cls"] and before["10"]["mark"] == "✓" and before["10"]["bg"] == green
+    assert "compiled" in before["14"]["cls"] and before["14"]["bg"] == green
+    assert before["11"]["cls"].split() == ["line"] and before["11"]["mark"] == ""  # a comment: no mark
+    assert "error" in before["21"]["cls"] and before["21"]["mark"] == "✗" and before["21"]["bg"] == red
+    assert "variable 'z' holds values of two incompatible types" in before["21"]["reason"]
+    assert "no signature known" in before["27"]["reason"]
+    assert "error" in before["27"]["cls"] and before["27"]["bg"] == red  # nosig: no signature known
+    assert "python" in before["5"]["cls"] and before["31"]["bg"] == grey  # plain Python
+
+    # inferred types beside the lines
+    assert before["10"]["types"] == "a: float, x: float64[:], y: float64[::1]"
+    assert "i: int" in before["14"]["types"] and "t: float64" in before["14"]["types"]
+
+    # nothing expanded at first; a click shows line 14's C++, a second click folds it
+    assert not before["14"]["cxx_visible"]
+    assert after["14"]["cxx_visible"] and not after["10"]["cxx_visible"] and r["others_hidden"]
+    assert "annkern.py:14  t += y[i] * N" in after["14"]["cxx"]
+    assert "tr::current_line() = 14;" in after["14"]["cxx"]
+    assert r["folded"] is False
+
+
+def test_reasons_in_the_page(report):
+    page = unescape(report.read_text())
+    assert "variable 'z' holds values of two incompatible types" in page
+    assert "not compiled: no signature known" in page
+    assert "not compiled: plain Python (not in a @jit function)" in page

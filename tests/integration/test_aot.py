@@ -1,0 +1,178 @@
+"""Ahead-of-time builds with --inplace and the import hook, end to end: the
+example package is built by the real `transpile` executable, then imported
+in fresh processes with no C++ compiler on PATH (and under -W error), and
+must give CPython's results with zero compilations; stale artifacts are
+detected; broken manifests never break an import."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXE = Path(sys.executable).parent / "transpile"
+
+
+def no_compiler_env(tmp: Path, **extra) -> dict:
+    """PATH holds only python: no g++, c++ or clang++; CXX unset."""
+    bindir = tmp / "nocc-bin"
+    bindir.mkdir(exist_ok=True)
+    link = bindir / "python"
+    if not link.exists():
+        link.symlink_to(os.path.realpath(sys.executable))
+    env = {k: v for k, v in os.environ.items() if k != "CXX"}
+    env.update(PATH=str(bindir), TRANSPILE_CACHE_DIR=str(tmp / "empty-cache"), PYTHONDONTWRITEBYTECODE="1", **extra)
+    return env
+
+
+def run_py(args, cwd, env, check=True):
+    out = subprocess.run([os.path.realpath(sys.executable), *args], cwd=cwd, env=env, capture_output=True,
+                         text=True, timeout=300)
+    if check:
+        assert out.returncode == 0, out.stdout + out.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """examples/aot_pkg + aot_demo.py, copied and built in place by the real executable."""
+    work = tmp_path_factory.mktemp("aot")
+    shutil.copytree(ROOT / "examples" / "aot_pkg", work / "aot_pkg",
+                    ignore=shutil.ignore_patterns("__transpile__", "__pycache__"))
+    shutil.copy(ROOT / "examples" / "aot_demo.py", work / "aot_demo.py")
+    assert EXE.exists(), f"the console script is not installed at {EXE} (pip install -e .)"
+    out = subprocess.run([str(EXE), "build", "--inplace", "-j", "2", "aot_pkg"], cwd=work, capture_output=True,
+                         text=True, timeout=600, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "5 built, 0 up to date, 0 failed" in out.stdout
+    return work
+
+
+def test_build_writes_manifest(built):
+    manifest = json.loads((built / "aot_pkg" / "__transpile__" / "manifest.json").read_text())
+    got = sorted((e["qualname"], tuple(e["arg_types"])) for e in manifest["entries"])
+    assert got == [("axpy", ("float", "float64[:]", "float64[:]")), ("norm2", ("float64[:]",)),
+                   ("smooth", ("float32[:, :]", "int")), ("smooth", ("float64[:, :]", "int")),
+                   ("square", ("float64",))]
+    for e in manifest["entries"]:
+        assert e["file"] == "kernels.py"
+        assert (built / "aot_pkg" / "__transpile__" / e["dir"] / "module.so").is_file()
+        assert (built / "aot_pkg" / "__transpile__" / e["dir"] / "module.cpp").is_file()
+
+
+def test_run_without_compiler_under_W_error(built, tmp_path):
+    env = no_compiler_env(tmp_path)
+    out = run_py(["-W", "error", "-m", "transpile", "run", "aot_demo.py"], built, env)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"same": True, "compiles": 0}
+    assert out.stderr == ""
+
+
+SCRIPT = """
+import json, sys
+import numpy as np
+from transpile import install_import_hook
+install_import_hook()
+import aot_pkg
+import transpile.dispatcher as d
+bound = {n: len(getattr(aot_pkg, n).signatures) for n in ("axpy", "smooth", "norm2")}
+x = np.arange(6.0)
+r = {"axpy": aot_pkg.axpy(3.0, x, x).tolist(), "norm2": float(aot_pkg.norm2(x[::2])),
+     "smooth": aot_pkg.smooth(np.ones((4, 5), np.float32), 2).dtype.name}
+print(json.dumps({"bound": bound, "result": r, "compiles": d.COMPILE_COUNT,
+                  "libcst": "libcst" in sys.modules, "jinja2": "jinja2" in sys.modules}))
+"""
+
+
+def test_hook_binds_at_import(built, tmp_path):
+    """Right after the import the prebuilt specializations are registered;
+    calls (C-contiguous arrays and strided views) compile nothing and never
+    load the compiler's front end."""
+    (built / "hook_script.py").write_text(SCRIPT)
+    out = run_py(["-W", "error", "hook_script.py"], built, no_compiler_env(tmp_path))
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data["bound"] == {"axpy": 1, "smooth": 2, "norm2": 1}
+    x = [float(i) for i in range(6)]
+    assert data["result"] == {"axpy": [3 * v + v for v in x], "norm2": 0.5 * sum(v * v for v in x[::2]),
+                              "smooth": "float32"}
+    assert data["compiles"] == 0 and not data["libcst"] and not data["jinja2"]
+
+
+def test_stale_artifacts(built, tmp_path):
+    """After an edit the changed function's artifact is not used: it compiles on
+    the first call when a compiler exists, and runs as plain Python with a
+    NoCompilerWarning when none does; unchanged functions keep their artifacts."""
+    work = tmp_path / "stale"
+    shutil.copytree(built, work, ignore=shutil.ignore_patterns("__pycache__", "nocc-bin"))
+    kernels = work / "aot_pkg" / "kernels.py"
+    text = kernels.read_text()
+    assert "    return a * x + y\n" in text
+    kernels.write_text(text.replace("    return a * x + y\n", "    return a * x + y - 1.0\n"))
+    check = ("import json, numpy as np, aot_pkg, transpile.dispatcher as d\n"
+             "x = np.arange(4.0)\n"
+             "print(json.dumps({'axpy': aot_pkg.axpy(2.0, x, x).tolist(), 'norm2': float(aot_pkg.norm2(x)),"
+             " 'compiles': d.COMPILE_COUNT}))\n")
+    (work / "check.py").write_text(check)
+    expected_axpy = [3.0 * v - 1.0 for v in range(4)]
+    expected_norm = 0.5 * sum(v * v for v in range(4))
+
+    out = run_py(["-m", "transpile", "run", "check.py"], work, no_compiler_env(tmp_path))
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data == {"axpy": expected_axpy, "norm2": expected_norm, "compiles": 0}
+    assert "NoCompilerWarning" in out.stderr and "axpy(float, float64[::1], float64[::1]) runs as plain Python" \
+        in out.stderr
+    assert "norm2" not in out.stderr  # unchanged: still prebuilt
+
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    out = run_py(["-m", "transpile", "run", "check.py"], work, env)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data == {"axpy": expected_axpy, "norm2": expected_norm, "compiles": 1}
+
+    out = run_py(["-W", "error", "-m", "transpile", "run", "check.py"], work, no_compiler_env(tmp_path),
+                 check=False)
+    assert out.returncode != 0 and "NoCompilerWarning" in out.stderr  # the fallback does warn
+
+
+def test_without_hook_and_without_compiler_the_error_names_the_remedy(built, tmp_path):
+    work = tmp_path / "nohook"
+    shutil.copytree(built, work, ignore=shutil.ignore_patterns("__pycache__", "nocc-bin"))
+    shutil.rmtree(work / "aot_pkg" / "__transpile__")
+    code = "import numpy as np, aot_pkg\naot_pkg.norm2(np.ones(3))\n"
+    out = run_py(["-c", code], work, no_compiler_env(tmp_path), check=False)
+    assert out.returncode == 1
+    assert "no C++ compiler found" in out.stderr and "transpile build" in out.stderr
+
+
+def test_damaged_manifest_never_breaks_an_import(built, tmp_path):
+    work = tmp_path / "damaged"
+    shutil.copytree(built, work, ignore=shutil.ignore_patterns("__pycache__", "nocc-bin"))
+    manifest = work / "aot_pkg" / "__transpile__" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    lib = work / "aot_pkg" / "__transpile__" / data["entries"][0]["dir"] / "module.so"
+    lib.write_bytes(b"not a library")
+    code = ("import json, numpy as np, warnings\nfrom transpile import install_import_hook\n"
+            "install_import_hook()\nimport aot_pkg, transpile.dispatcher as d\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    r = aot_pkg.smooth(np.ones((3, 3)), 1).sum(), aot_pkg.axpy(1.0, np.ones(2), np.ones(2)).sum()\n"
+            "print(json.dumps({'r': [float(v) for v in r], 'warned': len(w), 'compiles': d.COMPILE_COUNT}))\n")
+    out = run_py(["-c", code], work, no_compiler_env(tmp_path))
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["r"] == [9.0, 4.0] and result["compiles"] == 0
+    assert result["warned"] == 1  # only the damaged one runs as plain Python
+
+    manifest.write_text("{ not json")
+    out = run_py(["-W", "error", "-c", "from transpile import install_import_hook\ninstall_import_hook()\n"
+                  "import aot_pkg\nprint(aot_pkg.axpy.py_func.__name__)"], work, no_compiler_env(tmp_path))
+    assert out.stdout.strip() == "axpy"
+
+
+def test_rebuild_is_up_to_date(built):
+    out = subprocess.run([str(EXE), "build", "--inplace", "aot_pkg/kernels.py"], cwd=built, capture_output=True,
+                         text=True, timeout=300, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert out.returncode == 0, out.stderr
+    assert "0 built, 5 up to date, 0 failed" in out.stdout

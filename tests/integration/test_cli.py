@@ -1,0 +1,194 @@
+"""The `transpile` command through `cli.main(argv)` and the real executable:
+help and version, a build that reports a broken function (file:line, exit
+code 1) while building the rest, the cache commands, `show`, and how
+signatures are read."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from transpile import aot, cli
+from transpile.build import toolchain
+from transpile.hir import types as T
+from transpile.options import Options
+
+EXE = Path(sys.executable).parent / "transpile"
+
+MODULE = '''\
+from __future__ import annotations
+import numpy as np
+from transpile import jit
+
+
+@jit
+def good(a: float, x: float64[:]):
+    y = a * x
+    return y.sum()
+
+
+@jit
+def bad(x: float64[:]):
+    z = np.zeros(3)
+    z = 1.0
+    return z
+
+
+# transpile: export nowhere(float64)
+# transpile: export good(float65[:])
+'''
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A directory with a module of a good and a broken function and a file that
+    does not parse; the cache is private; imported modules are forgotten after."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "clikern.py").write_text(MODULE)
+    (src / "cli_syntax.py").write_text("from transpile import jit\n\ndef broken(:\n    pass\n")
+    (src / "unrelated.py").write_text("raise SystemExit('never imported: it does not mention the compiler')\n")
+    monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(tmp_path / "cache"))
+    before = set(sys.modules)
+    yield src
+    for name in set(sys.modules) - before:
+        if name.startswith(("clikern", "cli_syntax")):
+            del sys.modules[name]
+    while str(src) in sys.path:
+        sys.path.remove(str(src))
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_help_and_version_from_the_executable():
+    assert EXE.exists(), f"console script missing at {EXE}"
+    out = subprocess.run([str(EXE), "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and re.fullmatch(r"transpile \d+\.\d+\.\d+\n", out.stdout)
+    out = subprocess.run([sys.executable, "-m", "transpile", "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    for cmd in ("build", "run", "show", "annotate", "cache"):
+        assert cmd in out.stdout
+        sub = subprocess.run([str(EXE), cmd, "--help"], capture_output=True, text=True, timeout=60)
+        assert sub.returncode == 0 and f"usage: transpile {cmd}" in sub.stdout
+    assert "--inplace" in subprocess.run([str(EXE), "build", "--help"], capture_output=True, text=True).stdout
+    for action in ("list", "info", "clear"):
+        sub = subprocess.run([str(EXE), "cache", action, "--help"], capture_output=True, text=True, timeout=60)
+        assert sub.returncode == 0 and f"usage: transpile cache {action}" in sub.stdout
+
+
+def test_build_reports_broken_function_and_builds_the_rest(project, capsys):
+    rc = cli.main(["build", "-j", "2", str(project)])
+    out, err = capsys.readouterr()
+    assert rc == 1
+    kern = project / "clikern.py"
+    # the broken function: its own line, the failing line and the message
+    assert f"{kern}:{line_of(kern, 'def bad') - 1}: error: clikern.bad(float64[:])" in err
+    assert re.search(rf"clikern.py:{line_of(kern, 'z = 1.0')}:\d+: error: variable 'z' holds values of two "
+                     "incompatible types", err)
+    # the export comments that name nothing / an unknown type
+    assert f"{kern}:{line_of(kern, 'export nowhere')}: error: export comment names 'nowhere'" in err
+    assert f"{kern}:{line_of(kern, 'float65')}: error: export comment: cannot read signature" in err
+    # the file that does not parse, and the one that was never imported
+    assert f"{project / 'cli_syntax.py'}:3: error: cannot import: SyntaxError" in err
+    assert "unrelated" not in err + out
+    assert "1 built, 0 up to date, 4 failed" in out
+
+    # the good function is in the cache, and a new process calling it with
+    # C-contiguous arrays uses it (the build was for any layout): no compile
+    code = ("import json, numpy as np, clikern, transpile.dispatcher as d\n"
+            "r = clikern.good(2.0, np.arange(4.0))\n"
+            "print(json.dumps({'r': float(r), 'compiles': d.COMPILE_COUNT}))\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"r": 12.0, "compiles": 0}
+
+    # cache list / info / clear
+    assert cli.main(["cache", "list"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"clikern\.good\s+\(float, float64\[:\]\)\s+\d+\.\d KiB\s+\d+ s\s+aot", out), out
+    assert "1 entries" in out
+    assert cli.main(["cache", "info"]) == 0
+    info = capsys.readouterr().out
+    assert "entries:   1 (1 built ahead of time)" in info and str(project.parent / "cache") in info
+    assert cli.main(["cache", "clear", "--older-than", "1"]) == 0
+    assert "removed 0 entries older than 1 days" in capsys.readouterr().out
+    assert cli.main(["cache", "clear"]) == 0
+    assert "removed 1 entries" in capsys.readouterr().out
+    cli.main(["cache", "list"])
+    assert "0 entries" in capsys.readouterr().out
+
+    # a second build of the good function alone is now a fresh build, then up to date
+    good_only = project / "goodonly.py"
+    good_only.write_text(MODULE.split("@jit\ndef bad")[0].replace("good", "good2"))
+    assert cli.main(["build", "-q", str(good_only)]) == 0
+    assert cli.main(["build", "-q", str(good_only)]) == 0
+    assert "0 built, 1 up to date, 0 failed" in capsys.readouterr().out
+
+
+def test_show_prints_python_lines_and_compiles_as_printed(project, capsys, tmp_path):
+    kern = project / "clikern.py"
+    assert cli.main(["show", f"{kern}:good", "--color", "never"]) == 0
+    cpp = capsys.readouterr().out
+    for text in ("y = a * x", "return y.sum()"):
+        assert f"// clikern.py:{line_of(kern, text)}  {text}\n" in cpp
+    # each Python line's comment comes before the C++ it produced
+    assert cpp.index("y = a * x") < cpp.index("tr::current_line() = 8;") < cpp.index("return y.sum()")
+    src = tmp_path / "shown.cpp"
+    src.write_text(cpp)
+    cmd = [toolchain.find_compiler().path, *toolchain.flags(Options()), str(src), "-o", str(tmp_path / "shown.so")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+
+    assert cli.main(["show", f"{kern}:good", "--signature", "float, float32[::1]"]) == 0
+    assert "// good(float, float32[::1]) -> float32" in capsys.readouterr().out
+    assert cli.main(["show", f"{kern}:missing"]) == 2
+    assert "has no @jit function 'missing' (found: good, bad)" in capsys.readouterr().err
+    assert cli.main(["show", f"{kern}:bad"]) == 2
+    assert "incompatible types" in capsys.readouterr().err
+    assert cli.main(["show", f"{kern}:good", "--backend", "cuda"]) == 2
+    assert "backend='cuda' is not implemented yet" in capsys.readouterr().err
+
+
+def test_signatures_from_annotations(tmp_path):
+    src = tmp_path / "annmod_cli.py"
+    src.write_text(textwrap.dedent('''\
+        import numpy as np
+
+        def a(x: "float64[:, :]", n: int, m: "np.float32", t: "tuple[int, float]"): pass
+        def b(x, n): pass
+        def c(x: "float64[::1]", n): pass
+        def d(x: "list[int]"): pass
+        def e(): pass
+    '''))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import annmod_cli as m
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("annmod_cli", None)
+    assert aot.annotation_signature(m.a) == (
+        (T.Array("float64", 2, "A"), T.INT, T.Scalar("float32"), T.Tuple((T.INT, T.FLOAT))), None)
+    assert aot.annotation_signature(m.b)[0] is None and "no signature" in aot.annotation_signature(m.b)[1]
+    assert aot.annotation_signature(m.c) == (None, "parameter(s) n have no annotation")
+    assert "not a transpile type" in aot.annotation_signature(m.d)[1]
+    assert aot.annotation_signature(m.e) == ((), None)
+
+
+def test_usage_errors(tmp_path, capsys):
+    assert cli.main([]) == 2
+    assert cli.main(["build", str(tmp_path / "nope.py")]) == 1
+    assert "no such file, directory or module" in capsys.readouterr().err
+    assert cli.main(["build", "--jit-level", "O1", str(tmp_path)]) == 0
+    assert cli.main(["annotate", str(tmp_path / "nope.py")]) == 2
+    assert cli.main(["run", str(tmp_path / "nope.py")]) == 2
+    with pytest.raises(SystemExit):
+        cli.main(["build", "--jit-level", "O7", "x"])
