@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../array.hpp"
+#include "../math/fmath.hpp"
 
 namespace tr {
 namespace np {
@@ -139,7 +140,7 @@ template <class T> struct Unit {
 
 // NumPy's complex true_divide loop (Smith's method with a reciprocal), used
 // where NumPy divides a complex result by a count.
-template <class T> inline complex_t<T> np_cdiv(complex_t<T> a, complex_t<T> b) {
+template <class T> TR_NO_FP_CONTRACT inline complex_t<T> np_cdiv(complex_t<T> a, complex_t<T> b) {
     T br = b.re < 0 ? -b.re : b.re, bi = b.im < 0 ? -b.im : b.im;
     if (br >= bi) {
         if (br == 0 && bi == 0) return {a.re / br, a.im / br};

@@ -8,10 +8,14 @@
 // Float-only functions given an integer compute in float64, as NumPy's
 // int -> 'd' loops do.  float32 calls the f-suffixed libm functions.
 //
-// Complex: sqrt, exp and absolute follow glibc's csqrt/cexp/cabs (which
-// NumPy calls), log follows glibc's clog except within a hair of the unit
-// circle; power uses NumPy's repeated multiplication for small integral
-// exponents and exp(b*log(a)) otherwise.
+// Complex: sqrt and exp follow glibc's csqrt/cexp (which NumPy calls),
+// absolute follows NumPy's own SIMD loop, log follows glibc's clog except
+// within a hair of the unit circle; power uses NumPy's repeated
+// multiplication for small integral exponents and exp(b*log(a)) otherwise.
+//
+// Where fusing a*b+c into an FMA (which GCC does under -march=native unless
+// -ffp-contract=off) would change NumPy's result, the arithmetic lives in
+// out-of-line TR_NO_FP_CONTRACT helpers (complex products, logaddexp2).
 #pragma once
 #include <stdint.h>
 #include "../scalar.hpp"
@@ -28,7 +32,6 @@ template <class T> using ftype = typename ftype_of<T>::type;
 
 template <class T> inline constexpr bool is_bool = sizeof(T) == 1 && T(2) == T(1);
 
-template <class T> inline constexpr T pi_v = T(3.141592653589793238462643383279502884);
 template <class T> inline constexpr T max_v = sizeof(T) == 4 ? T(3.40282346638528859811704183484516925e+38f)
                                                              : T(1.79769313486231570814527423731704357e+308);
 template <class T> inline constexpr T min_v = sizeof(T) == 4 ? T(1.17549435082228750796873653722224568e-38f)
@@ -52,8 +55,7 @@ template <class T> complex_t<T> c_sqrt(complex_t<T> x) {
         return {fm::fabs(fm::sqrt(re)), fm::copysign(T(0), im)};
     }
     if (re == 0) {
-        T r = fm::fabs(im) >= 2 * min_v<T> ? fm::sqrt(T(0.70710678118654752440084436210484903) * fm::fabs(im))
-                                           : T(0.5) * fm::sqrt(2 * fm::fabs(im));
+        T r = fm::fabs(im) >= 2 * min_v<T> ? fm::sqrt(T(0.5) * fm::fabs(im)) : T(0.5) * fm::sqrt(2 * fm::fabs(im));
         return {r, fm::copysign(r, im)};
     }
     int scale = 0;
@@ -141,7 +143,40 @@ template <class T> complex_t<T> c_exp(complex_t<T> x) {
     return {fm::nan<T>(), fm::nan<T>()};
 }
 
-template <class T> complex_t<T> c_log(complex_t<T> x) {
+// x*x + y*y - 1 without cancellation (glibc's __x2y2m1): exact products
+// split into high and low parts, summed smallest first.
+inline double x2y2m1(double x, double y) {
+    double v[5];
+    v[1] = x * x;
+    v[0] = __builtin_fma(x, x, -v[1]);
+    v[3] = y * y;
+    v[2] = __builtin_fma(y, y, -v[3]);
+    v[4] = -1.0;
+    auto sort_from = [&](int lo) {  // ascending |v|, insertion sort
+        for (int i = lo + 1; i < 5; ++i)
+            for (int j = i; j > lo && __builtin_fabs(v[j - 1]) > __builtin_fabs(v[j]); --j) {
+                double t = v[j];
+                v[j] = v[j - 1];
+                v[j - 1] = t;
+            }
+    };
+    sort_from(0);
+    for (int i = 0; i <= 3; ++i) {
+        double hi = v[i + 1] + v[i];
+        double lo = (v[i + 1] - hi) + v[i];
+        v[i + 1] = hi;
+        v[i] = lo;
+        sort_from(i + 1);
+    }
+    return v[4] + v[3] + v[2] + v[1] + v[0];
+}
+inline float x2y2m1(float x, float y) {
+    double dx = x, dy = y;
+    return float(dx * dx + dy * dy - 1.0);
+}
+
+// glibc's clog.
+template <class T> TR_NO_FP_CONTRACT complex_t<T> c_log(complex_t<T> x) {
     T re = x.re, im = x.im;
     if (fm::isnan(re) || fm::isnan(im)) {
         if (fm::isinf(re) || fm::isinf(im)) return {fm::inf<T>(), fm::nan<T>()};
@@ -151,46 +186,95 @@ template <class T> complex_t<T> c_log(complex_t<T> x) {
     if (fm::isinf(re) || fm::isinf(im)) return {fm::inf<T>(), ang};
     if (re == 0 && im == 0) return {-fm::inf<T>(), ang};
     T ax = fm::fabs(re), ay = fm::fabs(im);
+    int scale = 0;
     if (ax < ay) {
         T t = ax;
         ax = ay;
         ay = t;
     }
+    if (ax > max_v<T> / 2) {
+        scale = -1;
+        ax = fm::scalbn(ax, scale);
+        ay = ay >= min_v<T> * 2 ? fm::scalbn(ay, scale) : T(0);
+    } else if (ax < min_v<T> && ay < min_v<T>) {
+        scale = mant_dig<T>;
+        ax = fm::scalbn(ax, scale);
+        ay = fm::scalbn(ay, scale);
+    }
     T lr;
-    if (ax == 1) {
+    if (ax == 1 && scale == 0) {
         lr = fm::log1p(ay * ay) / 2;
-    } else if (ax > 1 && ax < 2 && ay < 1) {
+    } else if (ax > 1 && ax < 2 && ay < 1 && scale == 0) {
         T d2m1 = (ax - 1) * (ax + 1);
         if (ay >= eps_v<T>) d2m1 += ay * ay;
         lr = fm::log1p(d2m1) / 2;
-    } else if (ax < 1 && ax >= T(0.5) && ay < eps_v<T> / 2) {
+    } else if (ax < 1 && ax >= T(0.5) && ay < eps_v<T> / 2 && scale == 0) {
         lr = fm::log1p((ax - 1) * (ax + 1)) / 2;
+    } else if (ax < 1 && ax >= T(0.5) && scale == 0 && ax * ax + ay * ay >= T(0.5)) {
+        lr = fm::log1p(x2y2m1(ax, ay)) / 2;
     } else {
-        lr = fm::log(fm::hypot(ax, ay));
+        lr = fm::log(fm::hypot(ax, ay)) - T(scale) * T(0.693147180559945309417232121458176568);
     }
     return {lr, ang};
 }
 
-// NumPy's nc_pow.
-template <class T> complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
+// |z| as NumPy's SIMD loop computes it (loops_unary_complex.dispatch):
+// max * sqrt(1 + (min/max)^2) with a fused multiply-add, infinities first,
+// then NaN.  (On a CPU without FMA NumPy rounds the product separately.)
+template <class T> inline T c_abs(complex_t<T> z) {
+    T re = fm::fabs(z.re), im = fm::fabs(z.im);
+    if (fm::isinf(re) || fm::isinf(im)) return fm::inf<T>();
+    if (fm::isnan(re) || fm::isnan(im)) return fm::nan<T>();
+    T larger = re > im ? re : im, smaller = re > im ? im : re;
+    T ratio = larger == 0 ? T(0) : smaller / larger;
+    T h;
+    if constexpr (sizeof(T) == 4) h = __builtin_sqrtf(__builtin_fmaf(ratio, ratio, 1.0f));
+    else h = __builtin_sqrt(__builtin_fma(ratio, ratio, 1.0));
+    return h * larger;
+}
+
+template <class T> TR_NO_FP_CONTRACT complex_t<T> cmul(complex_t<T> a, complex_t<T> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+template <class T> TR_NO_FP_CONTRACT complex_t<T> c_reciprocal(complex_t<T> x) {
+    if (fm::fabs(x.im) <= fm::fabs(x.re)) {
+        T r = x.im / x.re, d = x.re + x.im * r;
+        return {T(1) / d, -r / d};
+    }
+    T r = x.re / x.im, d = x.re * r + x.im;
+    return {r / d, T(-1) / d};
+}
+
+template <class F> TR_NO_FP_CONTRACT F logaddexp2(F x, F y) {
+    if (x == y) return F(x + 1);  // infinities of one sign
+    F d = x - y;
+    const F log2e = F(1.442695040888963407359924681001892137);
+    if (d > 0) return F(x + log2e * fm::log1p(fm::exp2(-d)));
+    if (d <= 0) return F(y + log2e * fm::log1p(fm::exp2(d)));
+    return d;  // NaN
+}
+
+// NumPy's nc_pow (products unfused, as NumPy's are).
+template <class T> TR_NO_FP_CONTRACT complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
     using Cx = complex_t<T>;
     if (b.re == 0 && b.im == 0) return Cx(T(1), T(0));
     if (a.re == 0 && a.im == 0) {
-        if (b.re > 0 && b.im == 0) return Cx(T(0), T(0));
+        if (b.re > 0) return Cx(T(0), T(0));
         return Cx(fm::nan<T>(), fm::nan<T>());
     }
     if (b.im == 0 && b.re == T(int64_t(b.re)) && b.re > -100 && b.re < 100) {
         int64_t n = int64_t(b.re);
         if (n == 1) return a;
-        if (n == 2) return a * a;
-        if (n == 3) return (a * a) * a;
+        if (n == 2) return cmul(a, a);
+        if (n == 3) return cmul(a, cmul(a, a));
         int64_t m = n < 0 ? -n : n, mask = 1;
         Cx aa(T(1), T(0)), p = a;
         for (;;) {
-            if (m & mask) aa = aa * p;
+            if (m & mask) aa = cmul(aa, p);
             mask <<= 1;
             if (m < mask || mask <= 0) break;
-            p = p * p;
+            p = cmul(p, p);
         }
         if (b.re < 0) {
             // NumPy's cdiv of 1 by aa.
@@ -205,7 +289,7 @@ template <class T> complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
         }
         return aa;
     }
-    return c_exp(b * c_log(a));
+    return c_exp(cmul(b, c_log(a)));
 }
 
 }  // namespace detail
@@ -273,7 +357,7 @@ TR_UF_ROUNDING(trunc)
 
 struct absolute {
     template <class T> static auto apply(T x) {
-        if constexpr (is_complex<T>::value) return fm::hypot(x.re, x.im);
+        if constexpr (is_complex<T>::value) return detail::c_abs(x);
         else if constexpr (is_float<T>::value) return fm::fabs(x);
         else if constexpr (is_signed_int<T>::value) return T(x < 0 ? T(-x) : x);  // wraps at INT_MIN like NumPy
         else return x;
@@ -303,7 +387,7 @@ struct sign {
 
 struct square {
     template <class T> static T apply(T x) {
-        if constexpr (is_complex<T>::value) return T(x.re * x.re - x.im * x.im, x.re * x.im + x.im * x.re);
+        if constexpr (is_complex<T>::value) return detail::cmul(x, x);
         else return T(x * x);
     }
 };
@@ -311,13 +395,7 @@ struct square {
 struct reciprocal {
     template <class T> static T apply(T x) {
         if constexpr (is_complex<T>::value) {
-            using F = typename real_of<T>::type;
-            if (fm::fabs(x.im) <= fm::fabs(x.re)) {
-                F r = x.im / x.re, d = x.re + x.im * r;
-                return T(F(1) / d, -r / d);
-            }
-            F r = x.re / x.im, d = x.re * r + x.im;
-            return T(r / d, F(-1) / d);
+            return detail::c_reciprocal(x);
         } else if constexpr (is_float<T>::value) {
             return T(1) / x;
         } else {
@@ -371,17 +449,19 @@ struct signbit {
     }
 };
 
-// x * (type)(pi/180): the constant is rounded to the loop type first.
+// x * (pi / 180) with the constant computed in the loop type.
 struct deg2rad {
     template <class T> static auto apply(T x) {
         using F = detail::ftype<T>;
-        return F(x) * F(3.141592653589793238462643383279502884 / 180.0);
+        return F(x) * F(F(3.141592653589793238462643383279502884) / F(180));
     }
 };
+// rad2deg multiplies by 180/pi computed in the loop type (float32:
+// 180.0f / (float)pi, which is one ulp below (float)(180/pi)).
 struct rad2deg {
     template <class T> static auto apply(T x) {
         using F = detail::ftype<T>;
-        return F(x) * F(180.0 / 3.141592653589793238462643383279502884);
+        return F(x) * F(F(180) / F(3.141592653589793238462643383279502884));
     }
 };
 using radians = deg2rad;
@@ -423,7 +503,7 @@ struct copysign {
 struct power {
     template <class T> static T apply(T a, T b) {
         if constexpr (is_complex<T>::value) return detail::c_pow(a, b);
-        else if constexpr (is_float<T>::value) return fm::pow(a, b);
+        else if constexpr (is_float<T>::value) return b == T(0.5) ? fm::sqrt(a) : fm::pow(a, b);  // NumPy's fast path
         else if constexpr (detail::is_bool<T>) return T(a || !b);
         else return op::ipow(a, b);  // ValueError for negative exponents
     }
@@ -498,13 +578,7 @@ struct logaddexp {
 struct logaddexp2 {
     template <class T> static auto apply(T a, T b) {
         using F = detail::ftype<T>;
-        F x = F(a), y = F(b);
-        if (x == y) return F(x + 1);
-        F d = x - y;
-        const F log2e = F(1.442695040888963407359924681001892137);
-        if (d > 0) return F(x + log2e * fm::log1p(fm::exp2(-d)));
-        if (d <= 0) return F(y + log2e * fm::log1p(fm::exp2(d)));
-        return d;
+        return detail::logaddexp2(F(a), F(b));
     }
 };
 
