@@ -369,15 +369,22 @@ class FunctionLowerer(ExprLowerer):
         self.finish_loop(flag, s.orelse)
 
     def bind_loop_target(self, target, elem, it):
-        elem_t = self.program_elem_type(it)
+        self.bind_elems(target, elem, self.program_elem_type(it))
+
+    def bind_elems(self, target, elem, elem_t):
+        """elem: code, or a list of codes (nested for enumerate(zip(...)))."""
         if isinstance(target, h.TupleExpr) and isinstance(elem, list):
             for sub, code, t in zip(target.elts, elem, elem_t.items):
-                self.assign_target(sub, CExpr(code) if isinstance(code, str) else code, t)
+                self.bind_elems(sub, code, t)
         elif isinstance(elem, list):
-            parts = [self.convert(CExpr(c), t, t) for c, t in zip(elem, elem_t.items)]
-            self.assign_target(target, CExpr(f"{ctype(elem_t)}({', '.join(parts)})"), elem_t)
+            self.assign_target(target, CExpr(self.pack_elems(elem, elem_t)), elem_t)
         else:
-            self.assign_target(target, CExpr(elem), elem_t)
+            self.assign_target(target, CExpr(elem) if isinstance(elem, str) else elem, elem_t)
+
+    def pack_elems(self, elem, t) -> str:
+        if isinstance(elem, list):
+            return f"{ctype(t)}({', '.join(self.pack_elems(c, it) for c, it in zip(elem, t.items))})"
+        return self.convert(CExpr(elem), t, t)
 
     def program_elem_type(self, it):
         if isinstance(it, T.Range):

@@ -25,6 +25,7 @@ COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 _WEAK_PY = {"int64": int, "float64": float, "complex128": complex}
 _PY_RANK = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}
+_WEAK_VALUE = {"int64": 0, "float64": 0.0, "complex128": 0j}
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,10 @@ def scalar_join(a: Scalar, b: Scalar) -> Scalar:
     if a.weak and b.weak:
         rank = max(_PY_RANK[a.dtype], _PY_RANK[b.dtype])
         return [BOOL, INT, FLOAT, COMPLEX][rank] if rank else BOOL
-    ops = [ufunc_operand(t) if not (t.weak and t.dtype == "bool") else np.dtype(bool) for t in (a, b)]
+    # A Python scalar joins as a weak *value* (NEP 50): `s = 0; s += np.int32(x)`
+    # leaves s an int32, as in Python.  (np.result_type(int, ...) would say int64.)
+    ops = [_WEAK_VALUE[t.dtype] if t.weak and t.dtype in _WEAK_VALUE else
+           (np.dtype(bool) if t.weak and t.dtype == "bool" else np.dtype(t.dtype)) for t in (a, b)]
     return Scalar(np.result_type(*ops).name)
 
 
