@@ -779,3 +779,39 @@ def test_array_constants(check, i):
 
 def test_constant_shape_tuple(check):
     check(use_constant_for_allocation)
+
+
+# --------------------------------------------------------------------------
+# evaluation order: Python evaluates left to right
+# --------------------------------------------------------------------------
+
+
+@jit
+def record(log, value):
+    log[log[0] + 1] = value
+    log[0] += 1
+    return value
+
+
+@jit
+def order_in_tuple(log):
+    return record(log, 1), record(log, 2), record(log, 3)
+
+
+@jit
+def order_in_binary_op(log):
+    return record(log, 1) - record(log, 2) * record(log, 3)
+
+
+@jit
+def order_in_call_args(log):
+    return hypot2(record(log, 1), record(log, 2), record(log, 3))
+
+
+@pytest.mark.parametrize("fn", [order_in_tuple, order_in_binary_op, order_in_call_args],
+                         ids=["tuple", "binary-op", "call-args"])
+def test_left_to_right_evaluation(check, fn):
+    log = np.zeros(4, dtype=np.int64)
+    check(fn, log)
+    fn(log)
+    assert list(log) == [3, 1, 2, 3]

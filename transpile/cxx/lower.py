@@ -244,7 +244,7 @@ class FunctionLowerer(ExprLowerer):
             return
         idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
         if info.kind == "element":
-            self.emit(f"tr::at({arr}, {idx}) = tr::cast<{self.elem(info.result.dtype)}>({value.code});")
+            self.emit(f"tr::at({arr}{', ' if idx else ''}{idx}) = tr::cast<{self.elem(info.result.dtype)}>({value.code});")
         else:
             self.emit(f"tr::assign(tr::view<{ctype(info.result)}>({arr}, {idx}), {value.code});")
 
@@ -268,10 +268,10 @@ class FunctionLowerer(ExprLowerer):
             self.emit("tr::readonly_error();")
             return
         arr = self.hoist(self.ev(self.expr(target.value)))
-        idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
+        idx = "" if info.kind == "mask" else ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
         if info.kind == "element":
             ref = self.tmp("ref")
-            self.emit(f"{{ auto &{ref} = tr::at({arr}, {idx});")
+            self.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx});")
             expr = self.binop(s.op, ops, CExpr(ref), info.result, value, vt)
             self.lines.append(Line(self.depth + 1, f"{ref} = tr::cast<{self.elem(info.result.dtype)}>({expr.code}); }}"))
         elif info.kind == "view":

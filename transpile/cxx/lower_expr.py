@@ -164,6 +164,9 @@ class ExprLowerer:
     def x_TupleExpr(self, node: h.TupleExpr) -> CExpr:
         t = self.type_of(node)
         items = [self.convert(self.expr(e), self.type_of(e), it) for e, it in zip(node.elts, t.items)]
+        if sum(not _simple_code(i) for i in items) > 1:
+            # Braces make C++ evaluate the items left to right, as Python does.
+            return CExpr(f"{ctype(t)}{{{', '.join(items)}}}")
         return CExpr(f"{ctype(t)}({', '.join(items)})")
 
     # ---- attributes, subscripts, calls -------------------------------------
@@ -211,7 +214,7 @@ class ExprLowerer:
             return CExpr(f"tr::mask_get({arr}, {self.ev(self.expr(node.index[0]))})")
         idx = ", ".join(self.index_code(i, p) for i, p in zip(node.index, info.parts))
         if info.kind == "element":
-            return CExpr(f"tr::at({arr}, {idx})")
+            return CExpr(f"tr::at({arr}{', ' if idx else ''}{idx})")
         return CExpr(f"tr::view<{ctype(info.result)}>({arr}{', ' if idx else ''}{idx})")
 
     def x_Call(self, node: h.Call) -> CExpr:
@@ -246,6 +249,20 @@ class ExprLowerer:
                 args.append(self.convert(self.expr(kw[where]), self.type_of(kw[where]), t))
             else:
                 args.append(self.constant(where, t).code)
+        # Python evaluates arguments left to right (keywords in source order);
+        # C++ leaves the order unspecified, so several non-trivial arguments are
+        # evaluated into temporaries first, in Python's order.
+        source_order = {("pos", i): i for i in range(len(node.args))}
+        source_order.update({("kw", k.name): len(node.args) + i for i, k in enumerate(node.keywords)})
+        pending = [(source_order[src], n) for n, (src, code) in enumerate(zip(sources, args))
+                   if src in source_order and not _simple_code(code)]
+        if len(pending) > 1:
+            body = []
+            for _, n in sorted(pending):
+                name = self.tmp("a")
+                body.append(f"auto {name} = {args[n]};")
+                args[n] = name
+            return CExpr(f"([&]() {{ {' '.join(body)} return {callee.cxx_name}({', '.join(args)}); }}())")
         return CExpr(f"{callee.cxx_name}({', '.join(args)})")
 
     # ---- conversions --------------------------------------------------------
@@ -266,3 +283,8 @@ class ExprLowerer:
 
 def _num(text: str):
     return float(text) if "." in text else int(text)
+
+
+def _simple_code(code: str) -> bool:
+    """A C++ expression with no side effects whose order could matter: a name or a number."""
+    return code.isidentifier() or code.lstrip("-").replace(".", "", 1).isdigit() or code in ("true", "false")
