@@ -32,8 +32,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import importhook
+from . import diagnostics, importhook
 from .diagnostics import TranspileError
+
+# A function that cannot be compiled at all runs in CPython (issue 3's whole-function JIT Fallback).
+NOT_COMPILABLE = getattr(diagnostics, "FunctionNotCompilable", ())
 
 EXPORT = re.compile(r"^\s*#\s*transpile:\s*export\s+([A-Za-z_][\w.]*)\s*\((.*)\)\s*$")
 SKIP_DIRS = {"__pycache__", importhook.DIRNAME, "build", "dist", "node_modules", "site-packages"}
@@ -58,7 +61,7 @@ class Report:
     built: list = field(default_factory=list)  # task names
     up_to_date: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # "file:line: ..." messages
-    skipped: list = field(default_factory=list)  # functions without a signature, with why
+    skipped: list = field(default_factory=list)  # (where, function, why): no signature, or runs in CPython
     manifests: list = field(default_factory=list)  # paths written (inplace)
 
     @property
@@ -274,12 +277,24 @@ def build_cached(task: Task, options, force: bool) -> str:
                 "symbol": sym, "arg_types": [str(t) for t in task.types], "return_type": str(tr.entry.return_type),
                 "arg_desc": [x for t in task.types for x in T.to_descriptor(t)],
                 "result_desc": list(T.to_descriptor(tr.entry.return_type)), "options": options.key(),
-                "deps": _dependencies(tr.program, fn), "aot": True,
+                "deps": _dependencies(tr.program, fn), "aot": True, **_fallback_meta(tr),
             })
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
     return "built"
+
+
+def _fallback_meta(tr, relative_to: Path | None = None) -> dict:
+    """JIT Fallback regions (Python callbacks built at load) and their report, as
+    the dispatcher stores them; region files relative to the source for --inplace."""
+    if not hasattr(tr, "regions"):
+        return {}
+    regions = [dict(r) for r in tr.regions]
+    if relative_to is not None:
+        for r in regions:
+            r["filename"] = os.path.relpath(r["filename"], relative_to)
+    return {"regions": regions, "fallbacks": list(tr.fallbacks)}
 
 
 def _inplace_deps(program, fn) -> dict:
@@ -332,6 +347,7 @@ def build_inplace(task: Task, options, force: bool, old: dict) -> tuple[str, dic
         "arg_types": [t.spell() for t in task.types], "arg_desc": arg_desc,
         "return_type": tr.entry.return_type.spell(), "result_desc": list(T.to_descriptor(tr.entry.return_type)),
         "deps": _inplace_deps(tr.program, fn), "library_size": lib.stat().st_size,
+        **_fallback_meta(tr, relative_to=src_file.parent),
         "library_sha256": importhook.file_digest(str(lib)), "created": time.time(),
     }
 
@@ -444,6 +460,11 @@ def build(paths: list[str], *, jobs: int | None = None, inplace: bool = False, j
             task = futures[fut]
             try:
                 status, entry, seconds = fut.result()
+            except NOT_COMPILABLE as exc:
+                report.skipped.append((f"{task.file}:{task.line}", task.name,
+                                       f"runs in CPython (whole-function JIT Fallback): {exc.message}"))
+                progress.step("CPython", task.name, 0.0)
+                continue
             except BaseException as exc:  # noqa: BLE001 - one function's failure is reported, the rest builds
                 report.errors.append(_error_text(task, exc))
                 progress.step("FAILED", task.name, 0.0)

@@ -114,13 +114,13 @@ def _build(args, parser) -> int:
     except (ValueError, NotImplementedError) as exc:
         return _fail(str(exc))
     for where, name, why in report.skipped:
-        print(f"{where}: note: {name} skipped: {why}", file=sys.stderr)
+        print(f"{where}: note: {name} not built: {why}", file=sys.stderr)
     for err in report.errors:
         print(err, file=sys.stderr)
     for m in report.manifests:
         print(f"wrote {m}")
     print(f"transpile build: {len(report.built)} built, {len(report.up_to_date)} up to date, "
-          f"{len(report.errors)} failed, {len(report.skipped)} skipped (no signature)")
+          f"{len(report.errors)} failed, {len(report.skipped)} skipped")
     return 0 if report.ok else 1
 
 

@@ -194,6 +194,20 @@ def _as_spec(meta: dict, arg_types: tuple) -> dict:
     return spec
 
 
+def _relocate(entry: dict, py_func, manifest_dir: str) -> dict:
+    """The entry as the dispatcher's record, with paths and module names of this
+    process: JIT Fallback regions name their source relative to the manifest's
+    folder, and the module the function was built in may run as __main__."""
+    source_dir = os.path.dirname(manifest_dir)
+    regions = []
+    for r in entry.get("regions") or []:
+        r = dict(r, filename=os.path.normpath(os.path.join(source_dir, r["filename"])))
+        if r.get("module") == entry.get("module"):
+            r["module"] = py_func.__module__
+        regions.append(r)
+    return dict(entry, dir=os.path.join(manifest_dir, entry["dir"]), regions=regions)
+
+
 def find_inplace(jf, arg_types: tuple) -> dict | None:
     from .hir import types as T
 
@@ -211,7 +225,7 @@ def find_inplace(jf, arg_types: tuple) -> dict | None:
                 continue
             ok = built == list(arg_types) if exact else all(map(accepts, built, arg_types))
             if ok and entry_problem(entry, jf, mdir) is None:
-                return _as_spec(dict(entry, dir=os.path.join(mdir, entry["dir"])), arg_types)
+                return _as_spec(_relocate(entry, jf.py_func, mdir), arg_types)
     return None
 
 

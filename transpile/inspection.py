@@ -16,7 +16,6 @@ from .diagnostics import TranspileError
 
 _STMT = re.compile(r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$")
 _FUNC = re.compile(r"^// .*\[(?P<file>[^\]:]+):(?P<line>\d+)\]\s*$")
-_FALLBACK = re.compile(r"fallback", re.I)
 
 
 def load_target(target: str):
@@ -170,23 +169,12 @@ def _statement_lines(fn: ast.AST) -> dict[int, int]:
     return out
 
 
-def _fallback_lines(impl, types) -> dict[int, str]:
-    """Lines issue 3's JIT Fallback reports (f.fallbacks(signature)), when it exists."""
-    get = getattr(impl, "fallbacks", None)
-    if get is None:
-        return {}
-    try:
-        items = get(types) or []
-    except Exception:  # noqa: BLE001
-        return {}
+def _fallback_lines(tr, path: Path) -> dict[int, str]:
+    """Statements of this file the translation runs as Python (JIT Fallback)."""
     out = {}
-    for item in items:
-        loc = getattr(item, "loc", None)
-        line = getattr(item, "line", None) or getattr(loc, "line", None) or (item.get("line") if isinstance(
-            item, dict) else None)
-        if line:
-            out[int(line)] = str(getattr(item, "reason", None) or (item.get("reason") if isinstance(item, dict)
-                                                                      else "") or "runs in Python")
+    for r in getattr(tr, "fallbacks", None) or []:
+        if os.path.realpath(r.get("file", "")) == os.path.realpath(path) and r.get("line"):
+            out[int(r["line"])] = f"runs as Python (JIT Fallback): {r.get('reason', '')}"
     return out
 
 
@@ -219,11 +207,18 @@ def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int,
         sigs += [tuple(T.parse_signature(s)) for s in (extra or {}).get(fn.__qualname__, [])]
         sigs = list(dict.fromkeys(sigs))
         info = {"name": fn.__qualname__, "line": node.lineno, "signatures": [], "errors": []}
-        compiled_any, failure = False, None
+        compiled_any, failure, python_mode = False, None, False
         for types in sigs:
             label = f"{fn.__qualname__}({', '.join(t.spell() for t in types)})"
             try:
                 tr = translate(impl, types)
+            except aot.NOT_COMPILABLE as exc:
+                whole = f"the whole function runs in CPython (JIT Fallback): {exc.message}"
+                info["errors"].append(f"{label}: {whole}")
+                for ln in set(stmts.values()):
+                    lines[ln].status, lines[ln].reason = "fallback", whole
+                python_mode = True
+                continue
             except TranspileError as exc:
                 failure = failure or exc
                 info["errors"].append(f"{label}: {exc.message}")
@@ -233,12 +228,12 @@ def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int,
                 continue
             compiled_any = True
             info["signatures"].append(f"{label} -> {tr.entry.return_type.spell()}")
-            falls = _fallback_lines(impl, types)
+            falls = _fallback_lines(tr, path)
             for ln, text in split_cxx(tr.cpp, basename).items():
                 if ln in lines:
                     lines[ln].cxx.append((label, text))
                     if lines[ln].status != "error":
-                        fb = falls.get(ln) or ("runs in Python (JIT Fallback)" if _FALLBACK.search(text) else "")
+                        fb = falls.get(ln)
                         if fb:
                             lines[ln].status, lines[ln].reason = "fallback", fb
                         elif lines[ln].status != "fallback":
@@ -268,7 +263,8 @@ def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int,
                 here.status, here.reason = "error", f"not compiled: the function failed: {failure.message}"
             else:
                 here.status, here.reason = "error", "not compiled: no code was generated for this line"
-        info["status"] = "compiled" if compiled_any else ("no signature" if not sigs else "failed")
+        info["status"] = "compiled" if compiled_any else ("no signature" if not sigs else "runs in CPython"
+                                                          if python_mode else "failed")
         summary.append(info)
     for ln, text in enumerate(src_lines, 1):
         code = text.split("#")[0].strip()

@@ -33,7 +33,7 @@ def good(a: float, x: float64[:]):
     return y.sum()
 
 
-@jit
+@jit(fullgraph=True)
 def bad(x: float64[:]):
     z = np.zeros(3)
     z = 1.0
@@ -128,7 +128,7 @@ def test_build_reports_broken_function_and_builds_the_rest(project, capsys):
 
     # a second build of the good function alone is now a fresh build, then up to date
     good_only = project / "goodonly.py"
-    good_only.write_text(MODULE.split("@jit\ndef bad")[0].replace("good", "good2"))
+    good_only.write_text(MODULE.split("@jit(fullgraph=True)")[0].replace("good", "good2"))
     assert cli.main(["build", "-q", str(good_only)]) == 0
     assert cli.main(["build", "-q", str(good_only)]) == 0
     assert "0 built, 1 up to date, 0 failed" in capsys.readouterr().out
