@@ -33,7 +33,8 @@ from .diagnostics import TranspileError
 NOT_COMPILABLE = getattr(diagnostics, "FunctionNotCompilable", ())
 
 EXPORT = re.compile(r"^\s*#\s*transpile:\s*export\s+([A-Za-z_][\w.]*)\s*\((.*)\)\s*$")
-SKIP_DIRS = {"__pycache__", importhook.DIRNAME, "build", "dist", "node_modules", "site-packages"}
+# Never searched (build outputs, environments) unless they are packages themselves.
+SKIP_DIRS = {"__pycache__", importhook.DIRNAME, "build", "dist", "node_modules", "site-packages", "venv"}
 
 
 @dataclass
@@ -75,7 +76,9 @@ def python_files(paths: list[str], errors: list) -> list[Path]:
             out.append(p.resolve())
         elif p.is_dir():
             for dirpath, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and (
+                    d not in SKIP_DIRS or (d not in ("__pycache__", importhook.DIRNAME)
+                                           and Path(dirpath, d, "__init__.py").is_file())))
                 for name in sorted(filenames):
                     f = Path(dirpath, name)
                     if name.endswith(".py") and "transpile" in f.read_text(errors="replace"):
