@@ -38,7 +38,7 @@ def _part(part):
             if not base.dtype.startswith("complex"):
                 return x if part == "real" else lw.lazy(f"tr::np::zeros<{lw.elem(base.dtype)}, {base.ndim}>"
                                                         f"({lw.hoist(lw.ev(x), base)}.shape)", "transpile_rt/numpy/creation.hpp")
-            return CExpr(f"tr::np::{part}_view({lw.ev(x)})")
+            return lw.with_header(CExpr(f"tr::np::{part}_view({lw.ev(x)})"), "transpile_rt/numpy/item.hpp")
         if base.dtype.startswith("complex"):
             return CExpr(f"({x.code}).{'re' if part == 'real' else 'im'}")
         return x if part == "real" else CExpr(f"{lw.ctype(result)}(0)")

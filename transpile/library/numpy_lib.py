@@ -205,7 +205,10 @@ def _arange_infer(site):
     default = "int64" if all(t.kind in "iub" for t in site.args) else "float64"
     strong = [t.dtype for t in site.args if not t.weak]
     if strong:
-        default = np.result_type(*strong, *[0 if t.kind in "iub" else 0.0 for t in site.args if t.weak]).name
+        # NumPy promotes the arguments together with its default integer:
+        # arange(np.int32(5)) is int64, arange(np.float32(1)) float64.
+        default = np.result_type("int64", *strong, *[0 if t.kind in "iub" else 0.0 for t in site.args
+                                                    if t.weak]).name
     return T.Array(dtype_arg(site, 3, default), 1, "C"), None
 
 
@@ -218,6 +221,8 @@ def _arange_lower(ls):
         a = a + ["1"]
     # Bounds are computed in double for float results, as NumPy does.
     bound = "double" if ls.result.dtype.startswith("float") else elem
+    if ls.result.dtype.startswith("complex"):  # real arguments, complex elements
+        return CExpr(f"tr::np::arange<{elem}, double>({', '.join(f'double({x})' for x in a)})")
     return CExpr(f"tr::np::arange<{elem}>({', '.join(f'{bound}({x})' for x in a)})")
 
 
@@ -342,7 +347,10 @@ def _where_infer(site):
     for t in site.args:
         if not isinstance(t, (T.Scalar, T.Array)):
             raise site.error(f"np.where() does not accept {t}")
-    rdtype = np.result_type(promote.ufunc_operand(x), promote.ufunc_operand(y)).name
+    # Python scalars are weak (NEP 50): np.where(c, float32_array, 0) stays float32.
+    weak = {"bool": False, "int64": 0, "float64": 0.0, "complex128": 0j}
+    rdtype = np.result_type(*(weak[t.dtype] if isinstance(t, T.Scalar) and t.weak else np.dtype(t.dtype)
+                              for t in (x, y))).name
     ndim = max(t.ndim if isinstance(t, T.Array) else 0 for t in site.args)
     return T.Array(rdtype, ndim, "C"), None
 
@@ -358,10 +366,13 @@ register(np.where, Entry("numpy.where", _where_infer, _where_lower, ()))
 
 
 def _clip_infer(site):
-    site.check_arity(3, 3, ("a_min", "a_max"))
+    site.check_arity(1, 3, ("a_min", "a_max"))
     a, lo, hi = site.args[0], site.arg_type(1, "a_min"), site.arg_type(2, "a_max")
+    if lo is None or hi is None:
+        raise site.error("clip() needs a_min and a_max")
     try:
-        ops = promote.ufunc_call(np.clip, [a, lo, hi])
+        # np.clip is a Python function; its dtype rules are those of the clip ufunc.
+        ops = promote.ufunc_call(getattr(np._core.umath, "clip", np.clip), [a, lo, hi])
     except promote.PromotionError as exc:
         raise site.error(str(exc)) from None
     return ops.result, ops
