@@ -31,6 +31,8 @@ import sys
 import sysconfig
 import warnings
 
+from .diagnostics import CompileError
+
 DIRNAME = "__transpile__"
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -40,8 +42,9 @@ class NoCompilerWarning(RuntimeWarning):
     """A @jit function runs as plain Python: no C++ compiler and no prebuilt artifact."""
 
 
-class RunInPython(Exception):
-    """Raised by lookup() under the import hook: run the undecorated function."""
+class RunInPython(CompileError):
+    """Raised by lookup() under the import hook: no compiler and nothing prebuilt,
+    so the dispatcher runs the undecorated function (f.compile() reports it)."""
 
 
 def platform_tag() -> str:
@@ -286,7 +289,7 @@ def lookup(jf, arg_types: tuple) -> dict | None:
     if meta is not None or not _INSTALLED:
         return meta
     if (jf.py_func, arg_types) in _PYTHON_ONLY:
-        raise RunInPython(jf.py_func.__qualname__)
+        raise RunInPython(_no_compiler(jf.py_func, arg_types))
     from .build.toolchain import find_compiler
 
     if find_compiler(required=False) is not None:
@@ -295,12 +298,15 @@ def lookup(jf, arg_types: tuple) -> dict | None:
     _PYTHON_ONLY.add((fn, arg_types))
     if fn not in _WARNED:
         _WARNED.add(fn)
-        sig = ", ".join(t.spell() for t in arg_types)
-        warnings.warn_explicit(
-            f"{fn.__qualname__}({sig}) runs as plain Python: no C++ compiler found and no prebuilt artifact "
-            "(install g++ or set CXX, or build it with `transpile build --inplace`)",
-            NoCompilerWarning, fn.__code__.co_filename, fn.__code__.co_firstlineno)
-    raise RunInPython(fn.__qualname__)
+        warnings.warn_explicit(f"{_no_compiler(fn, arg_types)}: it runs as plain Python",
+                               NoCompilerWarning, fn.__code__.co_filename, fn.__code__.co_firstlineno)
+    raise RunInPython(_no_compiler(fn, arg_types))
+
+
+def _no_compiler(fn, arg_types) -> str:
+    sig = ", ".join(t.spell() for t in arg_types)
+    return (f"{fn.__qualname__}({sig}): no C++ compiler found and no prebuilt artifact (install g++ or set "
+            "CXX, or build it with `transpile build --inplace`)")
 
 
 # ---- the import hook --------------------------------------------------------------
