@@ -10,10 +10,17 @@ Importing transpile is cheap: libcst, Jinja2 and the compiler are touched
 only when something has to be compiled.
 """
 from .decorators import jit
-from .diagnostics import CompileError, TranspileError, TypingError, UnsupportedSyntaxError
+from .diagnostics import (
+    AnnotationError,
+    CompileError,
+    TranspileError,
+    TranspileFallbackWarning,
+    TypingError,
+    UnsupportedSyntaxError,
+)
 
 __version__ = "0.1.0"
-__all__ = ["jit", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
+__all__ = ["jit", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
            "errors", "install_import_hook", "__version__"]
 
 

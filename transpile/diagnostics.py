@@ -49,6 +49,18 @@ class CompileError(TranspileError):
     """The C++ compiler failed (or is missing)."""
 
 
+class AnnotationError(TranspileError, ValueError):
+    """A malformed `# @jit.typing:` comment."""
+
+
+class FunctionNotCompilable(TranspileError):
+    """The function as a whole cannot be compiled (it runs in CPython)."""
+
+
+class TranspileFallbackWarning(UserWarning):
+    """Some statements of a @jit function run as Python (JIT Fallback)."""
+
+
 class MultipleErrors(UnsupportedSyntaxError):
     """Several errors of one function, reported together."""
 

@@ -13,10 +13,12 @@ import inspect
 import os
 import sys
 import threading
+import warnings
 
 from . import _runtime
 from .build import cache
-from .build.loader import entry_address
+from .build.loader import entry_address, init_regions
+from .diagnostics import FunctionNotCompilable, TranspileFallbackWarning
 from .frontend.source import source_hash
 from .hir import types as T
 from .options import Options, cache_enabled
@@ -38,6 +40,8 @@ class JitFunction:
         self._lock = threading.RLock()
         self._specializations: list[dict] = []
         self._source_hash = None
+        self._python_mode: dict = {}  # argument types -> why the whole function runs in CPython
+        self._warned: set = set()
         self._signature = inspect.signature(py_func)
         params = list(self._signature.parameters.values())
         defaults = tuple(p.default for p in params if p.default is not inspect.Parameter.empty)
@@ -61,6 +65,11 @@ class JitFunction:
         with open(os.path.join(spec["dir"], cache.SOURCE)) as f:
             return f.read()
 
+    def fallbacks(self, signature=None) -> list[dict]:
+        """The statements of a specialization that run as Python (JIT
+        Fallback): file, line, source and reason for each."""
+        return list(self._find(signature).get("fallbacks", []))
+
     def compile(self, signature) -> None:
         """Compiles (or loads) the specialization for these argument types."""
         types = T.parse_signature(signature) if isinstance(signature, str) else list(signature)
@@ -82,19 +91,45 @@ class JitFunction:
                 self._signature.bind(*args)
             except TypeError as exc:
                 raise TypeError(f"{self.py_func.__name__}(): {exc}") from None
+        if inspect.isgeneratorfunction(self.py_func) or inspect.iscoroutinefunction(self.py_func) \
+                or inspect.isasyncgenfunction(self.py_func):
+            return self._run_in_python(args, "generators and coroutines run in CPython")
         types = []
         for name, value in zip(params, args):
             try:
                 desc = _runtime.describe(value)
             except TypeError as exc:
-                raise TypeError(f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}") \
-                    from None
+                message = f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}"
+                if self.options.fullgraph:
+                    raise TypeError(message) from None
+                return self._run_in_python(args, message)
             types.extend(T.from_descriptor(desc))
+        types = tuple(types)
+        if types in self._python_mode:
+            return self.py_func(*args)
         try:
-            self._ensure(tuple(types))
+            before = COMPILE_COUNT
+            spec = self._ensure(types)
         except RunInPython:  # import hook, no C++ compiler, nothing prebuilt: plain Python (warned once)
             return self.py_func(*args)
+        except FunctionNotCompilable as exc:
+            if self.options.fullgraph:
+                raise
+            self._python_mode[types] = str(exc)
+            return self._run_in_python(args, str(exc))
+        if COMPILE_COUNT != before and spec.get("fallbacks"):
+            from .fallback_rt import report_text
+
+            warnings.warn(TranspileFallbackWarning(report_text(self.py_func, spec["fallbacks"])), stacklevel=2)
         return self.dispatcher.call_compiled(tuple(args))
+
+    def _run_in_python(self, args, reason: str):
+        """Whole-function fallback: the function runs in CPython (warned once per reason)."""
+        if reason not in self._warned:
+            self._warned.add(reason)
+            warnings.warn(TranspileFallbackWarning(
+                f"{self.py_func.__qualname__} runs in CPython (whole-function JIT Fallback): {reason}"), stacklevel=3)
+        return self.py_func(*args)
 
     def _find(self, signature):
         if not self._specializations:
@@ -116,7 +151,13 @@ class JitFunction:
                     return s
             spec = self._load_or_build(arg_types)
             spec["types"] = arg_types
-            address = entry_address(os.path.join(spec["dir"], cache.LIBRARY), spec["symbol"])
+            library = os.path.join(spec["dir"], cache.LIBRARY)
+            address = entry_address(library, spec["symbol"])
+            if spec.get("regions"):
+                from .fallback_rt import build_regions
+
+                spec["region_callables"] = build_regions(spec["regions"], self.py_func)
+                init_regions(library, spec["region_callables"])
             self.dispatcher.add_overload(tuple(spec["arg_desc"]), tuple(spec["result_desc"]), address)
             self._specializations.append(spec)
             return spec
@@ -176,6 +217,8 @@ class JitFunction:
                 "result_desc": list(T.to_descriptor(tr.entry.return_type)),
                 "options": self.options.key(),
                 "deps": _dependencies(tr.program, self.py_func),
+                "regions": tr.regions,
+                "fallbacks": tr.fallbacks,
             }
             return cache.commit(key, staging, meta, root)
         except BaseException:

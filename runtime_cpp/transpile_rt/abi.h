@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 1
+#define TR_ABI_VERSION 2
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -30,7 +30,8 @@ enum tr_errcode {
     TR_ERR_OVERFLOW = 6,
     TR_ERR_MEMORY = 7,
     TR_ERR_RUNTIME = 8,
-    TR_ERR_NOTIMPL = 9
+    TR_ERR_NOTIMPL = 9,
+    TR_ERR_PYTHON = 10  /* a Python exception is set (fallback code raised): re-raised unchanged */
 };
 
 typedef struct tr_error {
@@ -70,6 +71,61 @@ typedef struct tr_array_out {
  * flattened in order, None takes no slot).  Scalars are stored as their C
  * type (bool as uint8_t, complex as two doubles or floats). */
 typedef int (*tr_entry_fn)(void *const *args, void *const *results, tr_error *err);
+
+/* ---- JIT Fallback: values crossing between compiled code and Python ---- */
+
+/* Kinds, shared with the type descriptors (transpile/hir/types.py). */
+enum tr_value_kind {
+    TR_V_NONE = 0,
+    TR_V_PYBOOL = 1,
+    TR_V_PYINT = 2,
+    TR_V_PYFLOAT = 3,
+    TR_V_PYCOMPLEX = 4,
+    TR_V_NPSCALAR = 5,
+    TR_V_ARRAY = 6,
+    TR_V_OBJECT = 8
+};
+
+/* One value passed to or returned from a fallback region.  For inputs the
+ * compiled side fills kind/typenum and the value (an array's buffer
+ * reference, if any, is handed over); for outputs it fills kind, typenum and
+ * ndim with what it expects and the bridge fills the value (an array's or
+ * object's reference is handed over in `object`). */
+typedef struct tr_value {
+    int32_t kind;
+    int32_t typenum;
+    int32_t ndim;
+    int32_t reserved;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+        float f;
+        double c[2];
+        uint8_t b;
+        unsigned char raw[16];
+    } s;
+    void *object;
+    tr_array_out array;
+} tr_value;
+
+/* Services of the bridge that compiled code may call (it holds the GIL). */
+typedef struct tr_host {
+    int32_t abi_version;
+    void (*incref)(void *object);
+    void (*decref)(void *object);
+    /* Runs region `region` of the module's region table `regions`. */
+    int (*call_region)(void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout, tr_value *outs,
+                       tr_error *err);
+    /* float(object); `where` ("file.py:12") names the line in the error. */
+    int (*to_float64)(void *object, double *out, const char *where, tr_error *err);
+    int (*truthy)(void *object, int *out, tr_error *err);
+} tr_host;
+
+/* Modules that contain fallback regions export
+ *   void tr_module_init(const tr_host *host, void *regions)
+ * which the bridge calls once after loading them. */
+typedef void (*tr_module_init_fn)(const tr_host *host, void *regions);
 
 #ifdef __cplusplus
 }

@@ -32,16 +32,33 @@ inline tr_buffer *buffer_new(int64_t nbytes) {
     return b;
 }
 
-// Keeps an array's memory alive: a heap buffer (counted) or a borrowed
-// argument object (the caller holds it for the whole call).
+// Reference counting of Python objects, installed by fallback modules
+// (array.hpp itself knows nothing of Python).
+struct ExtRefs {
+    void (*incref)(void *) = nullptr;
+    void (*decref)(void *) = nullptr;
+};
+inline ExtRefs &ext_refs() {
+    static ExtRefs r;
+    return r;
+}
+
+// Keeps an array's memory alive: a heap buffer (counted), a borrowed
+// argument object (the caller holds it for the whole call), or an object
+// fallback code returned (ext_owned: we hold a reference).
 struct Owner {
     tr_buffer *heap = nullptr;
     void *ext = nullptr;
+    bool ext_owned = false;
     Owner() = default;
-    Owner(const Owner &o) : heap(o.heap), ext(o.ext) {
+    Owner(const Owner &o) : heap(o.heap), ext(o.ext), ext_owned(o.ext_owned) {
         if (heap) __atomic_fetch_add(&heap->refcount, 1, __ATOMIC_RELAXED);
+        if (ext_owned) ext_refs().incref(ext);
     }
-    Owner(Owner &&o) noexcept : heap(o.heap), ext(o.ext) { o.heap = nullptr; }
+    Owner(Owner &&o) noexcept : heap(o.heap), ext(o.ext), ext_owned(o.ext_owned) {
+        o.heap = nullptr;
+        o.ext_owned = false;
+    }
     Owner &operator=(const Owner &o) {
         Owner tmp(o);
         swap(tmp);
@@ -53,6 +70,7 @@ struct Owner {
     }
     ~Owner() {
         if (heap && __atomic_sub_fetch(&heap->refcount, 1, __ATOMIC_ACQ_REL) == 0) heap->release(heap);
+        if (ext_owned) ext_refs().decref(ext);
     }
     void swap(Owner &o) noexcept {
         tr_buffer *h = heap;
@@ -61,6 +79,9 @@ struct Owner {
         void *e = ext;
         ext = o.ext;
         o.ext = e;
+        bool w = ext_owned;
+        ext_owned = o.ext_owned;
+        o.ext_owned = w;
     }
 };
 

@@ -49,19 +49,20 @@ def line_of(fn, text):
 
 
 def test_unsupported_syntax_points_at_the_line():
-    f = jit(uses_list)
+    f = jit(uses_list, fullgraph=True)
     with pytest.raises(UnsupportedSyntaxError) as info:
         f(1.0)
     msg = str(info.value)
     line = line_of(uses_list, "xs = [1, 2, 3]")
     assert f"{HERE}:{line}:10: error: list display is not supported" in msg
+    assert "fullgraph=True" in msg
     assert "xs = [1, 2, 3]\n         ^^^^^^^^^" in msg
     assert "hint:" in msg
     assert info.value.loc.line == line
 
 
 def test_all_errors_of_a_function_are_reported_together():
-    f = jit(two_problems)
+    f = jit(two_problems, fullgraph=True)
     with pytest.raises(UnsupportedSyntaxError) as info:
         f(1.0)
     msg = str(info.value)
@@ -70,17 +71,25 @@ def test_all_errors_of_a_function_are_reported_together():
     assert len(info.value.errors) == 2
 
 
-def test_typing_error_is_a_type_error_with_location():
-    f = jit(mixes_types)
-    with pytest.raises(TypeError) as info:
+def test_typing_conflict_is_reported_with_location_under_fullgraph():
+    f = jit(mixes_types, fullgraph=True)
+    with pytest.raises(UnsupportedSyntaxError) as info:
         f(np.zeros(3), 1)
-    assert isinstance(info.value, TypingError)
     assert f"{HERE}:{line_of(mixes_types, 'x = 1.5')}:" in str(info.value)
     assert "incompatible types" in str(info.value)
 
 
+def test_typing_conflict_falls_back_and_fails_at_run_time_with_the_line():
+    f = jit(mixes_types)
+    with pytest.warns(transpile.TranspileFallbackWarning):
+        with pytest.raises(TypeError, match=rf"{HERE}:{line_of(mixes_types, 'x = 1.5')}: compiled code expects"):
+            f(np.zeros(3), 1)
+    # The path that does not reach the fallen-back line runs compiled.
+    np.testing.assert_array_equal(f(np.zeros(3), 0), np.zeros(3))
+
+
 def test_call_to_unsupported_function():
-    f = jit(calls_unknown)
+    f = jit(calls_unknown, fullgraph=True)
     with pytest.raises(UnsupportedSyntaxError, match=r"call to .*getpid is not supported"):
         f(1)
 
@@ -107,7 +116,7 @@ def test_jit_needs_a_function():
         jit(42)
 
 
-@jit
+@jit(fullgraph=True)
 def plus_one(x):
     return x + 1
 
@@ -123,6 +132,19 @@ def test_unsupported_array_dtype_and_byteorder():
         plus_one(np.array(["a"]))
     with pytest.raises(TypeError, match="byte order"):
         plus_one(np.arange(3, dtype=">f8"))
+
+
+@jit
+def twice(x):
+    return x * 2
+
+
+def test_unsupported_argument_types_run_in_python_with_a_warning():
+    with pytest.warns(transpile.TranspileFallbackWarning, match="twice runs in CPython"):
+        assert twice([1, 2]) == [1, 2, 1, 2]
+    assert twice("ab") == "abab"
+    assert twice(np.arange(3, dtype=">f8")).tolist() == [0.0, 2.0, 4.0]
+    assert twice(1.5) == 3.0  # supported types still compile
 
 
 def test_wrong_number_of_arguments():

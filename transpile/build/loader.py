@@ -6,9 +6,19 @@ from .. import _runtime
 _HANDLES: dict[str, int] = {}
 
 
+def handle(library_path: str) -> int:
+    h = _HANDLES.get(library_path)
+    if h is None:
+        h = _runtime.load_library(library_path)
+        _HANDLES[library_path] = h
+    return h
+
+
 def entry_address(library_path: str, symbol: str) -> int:
-    handle = _HANDLES.get(library_path)
-    if handle is None:
-        handle = _runtime.load_library(library_path)
-        _HANDLES[library_path] = handle
-    return _runtime.symbol(handle, symbol)
+    return _runtime.symbol(handle(library_path), symbol)
+
+
+def init_regions(library_path: str, regions: tuple) -> None:
+    """Hands a module with fallback regions the bridge's services and its
+    region callables (the caller keeps `regions` alive)."""
+    _runtime.init_module(handle(library_path), regions)

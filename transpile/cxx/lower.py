@@ -25,6 +25,8 @@ class ModuleLowerer:
         self.includes: list[str] = list(BASE_HEADERS)
         self.constants: list[CxxConstant] = []
         self._const_names: dict[int, str] = {}
+        self.regions: list[dict] = []  # fallback regions: what the Python side needs to build them
+        self.fallback_report: list[dict] = []
 
     def include(self, header: str) -> None:
         if header not in self.includes:
@@ -56,12 +58,17 @@ class ModuleLowerer:
         return name
 
     def lower(self, entry: TypedFunction, entry_symbol: str) -> CxxModule:
+        if any(tf.fallbacks for tf in self.program.order):
+            self.include("transpile_rt/fallback.hpp")
         functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
         defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
                    f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
         title = f"{entry.hir.qualname}({', '.join(str(t) for t in entry.arg_types)}) -> {entry.return_type}"
         mod = CxxModule(title, defines, self.includes, self.constants, functions, [])
         mod.entries.append(self.entry(entry, entry_symbol))
+        if self.regions:
+            mod.footer.append("// Receives the bridge's services and this module's fallback regions.\n"
+                              "TR_FALLBACK_MODULE_INIT")
         return mod
 
     def entry(self, tf: TypedFunction, sym: str) -> CxxEntry:
@@ -184,9 +191,75 @@ class FunctionLowerer(ExprLowerer):
         return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment)
 
     def block(self, stmts) -> None:
-        for s in stmts:
+        i = 0
+        while i < len(stmts):
+            if stmts[i] in self.tf.fallbacks:
+                j = i
+                while j < len(stmts) and stmts[j] in self.tf.fallbacks:
+                    j += 1
+                self.region([self.tf.fallbacks[s] for s in stmts[i:j]])
+                i = j
+                continue
+            s = stmts[i]
             self.comment(s)
             getattr(self, "s_" + type(s).__name__)(s)
+            i += 1
+
+    def region(self, infos) -> None:
+        """Neighbouring statements that run as Python: one callback."""
+        index = len(self.module.regions)
+        for info in infos:
+            self.last_line = None
+            self.comment(info.stmt)
+            self.lines.append(Line(self.depth, f"//   runs as Python (JIT Fallback): {info.reason.splitlines()[0]}"))
+            self.module.fallback_report.append({
+                "file": info.stmt.loc.filename, "line": info.stmt.loc.line,
+                "source": info.stmt.loc.source_line.strip(), "reason": info.reason.splitlines()[0],
+                "construct": info.construct, "function": self.fn.qualname})
+        reads = set().union(*(i.reads for i in infos))
+        writes = set().union(*(i.writes for i in infos))
+        var_types = self.tf.var_types
+        ins = sorted(n for n in reads | writes if n in var_types)
+        outs = sorted(n for n in writes if n in var_types)
+        returns = infos[-1].returns
+        boxes = []
+        for n in ins:
+            t = var_types[n]
+            weak = ", true" if isinstance(t, T.Scalar) and t.weak else ""
+            boxes.append(f"tr::box({self.var(n)}{weak})")
+        targets = [self.var(n) for n in outs]
+        ret = None
+        if returns:
+            ret = self.tmp("ret")
+            self.emit(f"{ctype(self.tf.return_type)} {ret}{{}};")
+            targets.append(ret)
+        self.emit("{")
+        self.depth += 1
+        if boxes:
+            self.emit(f"tr_value tr_in[] = {{{', '.join(boxes)}}};")
+        self.emit(f"tr::call_region({index}, std::tie({', '.join(targets)}), {'tr_in' if boxes else 'nullptr'}, "
+                  f"{len(boxes)});")
+        self.depth -= 1
+        self.emit("}")
+        if ret:
+            self.emit(f"return {ret};")
+        self.module.regions.append({
+            "module": self.tf.pyfunc.__module__, "qualname": self.tf.pyfunc.__qualname__,
+            "filename": self.fn.filename, "name": self.fn.name,
+            "statements": [[i.stmt.loc.line, i.stmt.loc.col, i.stmt.loc.end_line, i.stmt.loc.end_col]
+                           for i in infos],
+            "returns": [i.stmt.loc.line for i in infos if i.returns],
+            "ins": ins,
+            "outs": [[n, str(var_types[n]), str(self.declared(infos, n))] for n in outs]
+            + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared)]] if returns else []),
+        })
+
+    @staticmethod
+    def declared(infos, name):
+        for info in reversed(infos):
+            if name in info.writes and info.declared is not None:
+                return info.declared
+        return None
 
     def nested(self, header: str, body, footer: str = "}") -> None:
         self.emit(header)
@@ -498,5 +571,8 @@ def _short(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def lower_program(program: Program, entry: TypedFunction, options, entry_symbol: str) -> CxxModule:
-    return ModuleLowerer(program, options).lower(entry, entry_symbol)
+def lower_program(program: Program, entry: TypedFunction, options, entry_symbol: str):
+    """The render model, plus the fallback regions and report for the cache entry."""
+    lowerer = ModuleLowerer(program, options)
+    module = lowerer.lower(entry, entry_symbol)
+    return module, lowerer.regions, lowerer.fallback_report

@@ -26,7 +26,13 @@ class ExprLowerer:
 
     def expr(self, node) -> CExpr:
         method = getattr(self, "x_" + type(node).__name__)
-        return method(node)
+        out = method(node)
+        if node in self.tf.coerce:  # a Python object from fallback code meets typed code
+            return CExpr(f"tr::to_float({out.code}, {self.where(node)})")
+        return out
+
+    def where(self, node) -> str:
+        return '"' + f"{node.loc.filename.rsplit('/', 1)[-1]}:{node.loc.line}" + '"'
 
     def type_of(self, node) -> T.Type:
         return self.tf.types[node]
@@ -276,6 +282,8 @@ class ExprLowerer:
             return code
         if src == dst:
             return x.code
+        if src == T.ANY and isinstance(dst, T.Scalar):
+            return f"tr::cast<{ctype(dst)}>(tr::to_float({x.code}, \"value from fallback code\"))"
         if isinstance(dst, T.Scalar):
             return f"tr::cast<{ctype(dst)}>({x.code})"
         return f"{ctype(dst)}({x.code})"

@@ -51,3 +51,4 @@ class CxxModule:
     constants: list = field(default_factory=list)
     functions: list = field(default_factory=list)
     entries: list = field(default_factory=list)
+    footer: list = field(default_factory=list)  # lines after the entries (e.g. the fallback module init)

@@ -26,6 +26,8 @@ def ctype(t: T.Type) -> str:
         return f"std::tuple<{', '.join(ctype(i) for i in t.items)}>"
     if t == T.NONE:
         return "tr::none_t"
+    if t == T.ANY:
+        return "tr::Object"
     raise TypeError(f"no C++ type for {t}")
 
 

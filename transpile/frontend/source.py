@@ -15,7 +15,8 @@ class FunctionSource:
     first_line: int  # file line of the text's first line
     indent: int  # columns removed from every line
     text: str  # dedented source: decorators and def included
-    file_lines: tuple  # the original lines, for error displays
+    file_lines: tuple  # the function's original lines, for error displays
+    file_lines_all: tuple = ()  # every line of the file (fallback regions are cut from it)
 
     def loc(self, line: int, col: int, end_line: int = 0, end_col: int = 0) -> SourceLoc:
         """Location in the file of (line, col) in `text` (1-based line, 0-based col)."""
@@ -44,7 +45,10 @@ def get_source(fn) -> FunctionSource:
             dedented.append(line[indent:])
         else:
             dedented.append(line.lstrip())
-    return FunctionSource(filename, first or 1, indent, "".join(dedented), tuple(lines))
+    import linecache
+
+    all_lines = tuple(linecache.getlines(filename)) or tuple(lines)
+    return FunctionSource(filename, first or 1, indent, "".join(dedented), tuple(lines), all_lines)
 
 
 def source_hash(fn) -> str:

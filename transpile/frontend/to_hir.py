@@ -10,7 +10,7 @@ import ast
 
 import libcst as cst
 
-from ..diagnostics import UnsupportedSyntaxError, raise_collected
+from ..diagnostics import FunctionNotCompilable, UnsupportedSyntaxError, raise_collected
 from ..hir import nodes as h
 from .source import FunctionSource
 
@@ -61,14 +61,18 @@ class _Converter:
     # ---- function -------------------------------------------------------
 
     def function(self, fn: cst.FunctionDef, qualname: str) -> h.Function:
-        if fn.asynchronous:
-            self.unsupported(fn, "async def")
         p = fn.params
+        problem = None
+        if fn.asynchronous:
+            problem = (fn, "async def")
         for extra in (p.star_arg, p.star_kwarg):
             if isinstance(extra, cst.Param):
-                self.unsupported(extra, "*args/**kwargs parameter")
+                problem = (extra, "*args/**kwargs parameter")
         if p.kwonly_params:
-            self.unsupported(p.kwonly_params[0], "keyword-only parameter")
+            problem = (p.kwonly_params[0], "keyword-only parameter")
+        if problem:
+            raise FunctionNotCompilable(f"{problem[1]} is not supported in compiled code", self.loc(problem[0]),
+                                        "the whole function runs in CPython")
         params = []
         for param in list(p.posonly_params) + list(p.params):
             ann = self.expr(param.annotation.annotation) if param.annotation else None
@@ -76,24 +80,32 @@ class _Converter:
         body = self.block(fn.body)
         raise_collected(self.errors)
         return h.Function(self.loc(fn.name), fn.name.value, qualname, tuple(params), body,
-                          self.src.filename, self.src.first_line, self.src.text)
+                          self.src.filename, self.src.first_line, self.src.text, self.src.file_lines_all)
 
     def block(self, block) -> tuple:
         out = []
         for stmt in block.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
                 for small in stmt.body:
-                    out.extend(self.small_stmt(small))
-            elif isinstance(stmt, cst.SimpleStatementSuite):
-                for small in stmt.body:
-                    out.extend(self.small_stmt(small))
+                    out.extend(self.guarded(self.small_stmt, small, many=True))
             else:
-                converted = self.compound(stmt)
-                if converted is not None:
-                    out.append(converted)
+                out.extend(self.guarded(self.compound, stmt))
         if not out:
             out.append(h.Pass(self.src.loc(1, 0)))
         return tuple(out)
+
+    def guarded(self, convert, node, many=False) -> list:
+        """Converts one statement; one that holds unsupported constructs
+        becomes an Unsupported statement (JIT Fallback) carrying them."""
+        before = len(self.errors)
+        result = convert(node)
+        if len(self.errors) > before:
+            errors = tuple(self.errors[before:])
+            del self.errors[before:]
+            return [h.Unsupported(self.loc(node), errors)]
+        if many:
+            return list(result)
+        return [] if result is None else [result]
 
     def body_of(self, node) -> tuple:
         if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)):

@@ -179,6 +179,14 @@ class Assert(Stmt):
 
 
 @node
+class Unsupported(Stmt):
+    """A statement outside the compiled subset: it runs as Python (JIT
+    Fallback), or is an error under fullgraph=True."""
+
+    errors: tuple  # the UnsupportedSyntaxErrors found in it
+
+
+@node
 class Param(Node):
     name: str
     annotation: Expr | None = None
@@ -193,7 +201,8 @@ class Function(Node):
     filename: str = ""
     first_line: int = 1
     source: str = field(default="", repr=False)
+    file_lines: tuple = field(default=(), repr=False)  # the whole file, for fallback regions
 
 
 EXPR_NODES = (Name, Const, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Slice, Subscript, TupleExpr)
-STMT_NODES = (Assign, AugAssign, ExprStmt, If, While, For, Break, Continue, Return, Pass, Assert)
+STMT_NODES = (Assign, AugAssign, ExprStmt, If, While, For, Break, Continue, Return, Pass, Assert, Unsupported)

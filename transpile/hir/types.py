@@ -92,6 +92,18 @@ NONE = NoneType()
 
 
 @dataclass(frozen=True)
+class AnyType(Type):
+    """A value produced by fallback code whose type is not known: held as a
+    Python object, converted to float64 where typed code meets it."""
+
+    def spell(self) -> str:
+        return "object"
+
+
+ANY = AnyType()
+
+
+@dataclass(frozen=True)
 class Range(Type):
     """The value of range(...): only iterated, never stored."""
 
@@ -165,7 +177,7 @@ def is_integer(t: Type) -> bool:
 
 # ---- descriptors shared with the bridge (runtime_cpp/.../bridge/runtime.c)
 
-K_NONE, K_PYBOOL, K_PYINT, K_PYFLOAT, K_PYCOMPLEX, K_NPSCALAR, K_ARRAY, K_TUPLE = range(8)
+K_NONE, K_PYBOOL, K_PYINT, K_PYFLOAT, K_PYCOMPLEX, K_NPSCALAR, K_ARRAY, K_TUPLE, K_OBJECT = range(9)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
 
@@ -187,6 +199,8 @@ def from_descriptor(desc: tuple) -> list[Type]:
         pos += 1
         if kind == K_NONE:
             return NONE
+        if kind == K_OBJECT:
+            return ANY
         if kind in _WEAK_KIND:
             return _WEAK_KIND[kind]
         if kind == K_NPSCALAR:
@@ -212,6 +226,8 @@ def from_descriptor(desc: tuple) -> list[Type]:
 def to_descriptor(t: Type) -> tuple:
     if t == NONE:
         return (K_NONE,)
+    if t == ANY:
+        return (K_OBJECT,)
     if isinstance(t, Scalar):
         if t.weak:
             return ({"bool": K_PYBOOL, "int64": K_PYINT, "float64": K_PYFLOAT, "complex128": K_PYCOMPLEX}[t.dtype],)
@@ -261,7 +277,7 @@ def _split_top(text: str) -> list[str]:
     return parts
 
 
-_ALIASES = {"int": INT, "float": FLOAT, "bool": BOOL, "complex": COMPLEX, "None": NONE}
+_ALIASES = {"int": INT, "float": FLOAT, "bool": BOOL, "complex": COMPLEX, "None": NONE, "object": ANY}
 
 
 def parse_type(text: str) -> Type:

@@ -35,6 +35,8 @@ def _make(name, nargs, result):
         return result, None
 
     def lower(ls):
+        if name in INT_FUNCS and ls.arg_types[0].kind in "iub":  # exact for ints: no trip through float64
+            return CExpr(f"int64_t({ls.args[0].code})")
         cast = "int64_t" if name in ("factorial", "gcd") else "double"
         args = ", ".join(f"{cast}({a.code})" for a in ls.args)
         return CExpr(f"tr::math::{name}({args})")

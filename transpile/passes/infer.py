@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..diagnostics import SourceLoc, TypingError, UnsupportedSyntaxError
+from ..diagnostics import (FunctionNotCompilable, MultipleErrors, SourceLoc, TypingError, UnsupportedSyntaxError,
+                           raise_collected)
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable, lookup_method
 from ..library.base import NOT_CONST, CallSite
-from . import indexing, promote
+from . import fallback, indexing, promote
 
 MAX_PASSES = 40
 
@@ -38,6 +39,8 @@ class TypedFunction:
     subscripts: dict = field(default_factory=dict)  # Subscript node -> indexing.IndexInfo
     consts: dict = field(default_factory=dict)  # Name/Attribute node -> frozen global value
     loops: dict = field(default_factory=dict)  # For node -> element info
+    fallbacks: dict = field(default_factory=dict)  # statement -> fallback.FallbackInfo (runs as Python)
+    coerce: dict = field(default_factory=dict)  # expr node -> type an Any value is converted to
     return_type: T.Type | None = None
     params: tuple = ()
 
@@ -79,8 +82,10 @@ class Program:
         return typer.tf.return_type if typer else None
 
 
-def _assigned_names(body, out: set) -> set:
+def _assigned_names(body, out: set, fn=None) -> set:
     for stmt in body:
+        if isinstance(stmt, h.Unsupported):
+            out |= fallback.written_names(fn, stmt)
         if isinstance(stmt, h.Assign):
             for t in stmt.targets:
                 _target_names(t, out)
@@ -90,7 +95,7 @@ def _assigned_names(body, out: set) -> set:
             _target_names(stmt.target, out)
         for sub in ("body", "orelse"):
             if hasattr(stmt, sub):
-                _assigned_names(getattr(stmt, sub), out)
+                _assigned_names(getattr(stmt, sub), out, fn)
     return out
 
 
@@ -115,9 +120,11 @@ class FunctionTyper:
         self.tf = tf
         self.fn = tf.hir
         self.globals = tf.pyfunc.__globals__
-        self.locals = _assigned_names(self.fn.body, {p.name for p in self.fn.params})
+        self.locals = _assigned_names(self.fn.body, {p.name for p in self.fn.params}, self.fn)
         self.changed = False
         self.unknown: list = []
+        self.fullgraph = program.options.fullgraph
+        self.fullgraph_errors: dict = {}
 
     # ---- driver ----------------------------------------------------------
 
@@ -132,6 +139,8 @@ class FunctionTyper:
         for _ in range(MAX_PASSES):
             self.changed = False
             self.unknown = []
+            self.tf.fallbacks.clear()
+            self.fullgraph_errors.clear()
             self.block(self.fn.body)
             if not self.changed and not self.unknown:
                 break
@@ -141,6 +150,8 @@ class FunctionTyper:
                                   "assign the variable before it is used on every path")
         else:
             raise TypingError("types did not settle (a value keeps widening)", self.fn.loc)
+        if self.fullgraph_errors:
+            raise_collected(sorted(self.fullgraph_errors.values(), key=lambda e: (e.loc.line, e.loc.col)))
         if self.tf.return_type is None:
             self.tf.return_type = T.NONE
 
@@ -152,6 +163,12 @@ class FunctionTyper:
     def join(self, node, a: T.Type, b: T.Type, what: str) -> T.Type:
         if a == b:
             return a
+        # A Python object from fallback code is converted where it meets a typed value.
+        # (arrays from Python may have any strides: the variable becomes strided).
+        if a == T.ANY and isinstance(b, (T.Scalar, T.Array)):
+            return b.with_layout("A") if isinstance(b, T.Array) else b
+        if b == T.ANY and isinstance(a, (T.Scalar, T.Array)):
+            return a.with_layout("A") if isinstance(a, T.Array) else a
         if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
             return promote.scalar_join(a, b)
         if isinstance(a, T.Array) and isinstance(b, T.Array) and a.dtype == b.dtype and a.ndim == b.ndim:
@@ -242,10 +259,64 @@ class FunctionTyper:
 
     def block(self, stmts) -> None:
         for s in stmts:
+            if isinstance(s, h.Unsupported):
+                self.fall_back(s, s.errors)
+                continue
             method = STMT_RULES.get(type(s))
-            if method is None:
-                raise UnsupportedSyntaxError(f"{type(s).__name__} is not supported", s.loc)
-            method(self, s)
+            try:
+                method(self, s)
+            except MultipleErrors as exc:
+                self.fall_back(s, exc.errors)
+            except (UnsupportedSyntaxError, TypingError) as exc:
+                self.fall_back(s, [exc])
+
+    def fall_back(self, s, errors) -> None:
+        """Statement s runs as Python: its writes get the declared type or Any."""
+        first = errors[0]
+        construct = first.message.split(" is not supported")[0] if " is not supported" in first.message \
+            else type(s).__name__.lower()
+        if self.fullgraph:
+            for err in errors:
+                loc = err.loc or s.loc
+                self.fullgraph_errors[(loc.line, loc.col)] = UnsupportedSyntaxError(
+                    f"{err.message} (fullgraph=True forbids falling back to Python)", loc, err.hint)
+        names = fallback.analyse(self.fn, s)
+        for kind, node in names.escapes:
+            raise FunctionNotCompilable(f"'{kind}' inside a statement that runs as Python", s.loc,
+                                        "the whole function runs in CPython")
+        info = fallback.FallbackInfo(s, first.message, construct, names.loads & self.locals,
+                                     names.stores & self.locals)
+        comment = fallback.typing_comment(self.fn, s.loc)
+        if comment is not None:
+            info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name)
+        if names.top_return:
+            info.returns = True
+            t = info.declared or T.ANY
+            old = self.tf.return_type
+            new = t if old is None else self.join(s, old, t, "the return value")
+            if new != old:
+                self.tf.return_type = new
+                self.changed = True
+        for name in sorted(info.writes):
+            self.set_var(s, name, info.declared or T.ANY)
+        self.tf.fallbacks[s] = info
+
+    def typing_name(self, name: str):
+        value = self.global_value(name)
+        if value is NOT_CONST:
+            return None
+        try:
+            np.dtype(value)
+        except TypeError:
+            return None
+        return value
+
+    def number(self, node, t):
+        """Type of an operand where a number is needed: Any becomes float64."""
+        if t == T.ANY:
+            self.tf.coerce[node] = T.FLOAT
+            return T.FLOAT
+        return t
 
     def s_Assign(self, s: h.Assign):
         t = self.expr(s.value)
@@ -339,7 +410,7 @@ class FunctionTyper:
         if isinstance(t, T.Array):
             raise self.error(node, "the truth value of an array is ambiguous in compiled code",
                              "use a.any() or a.all()")
-        if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple)):
+        if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple, T.AnyType)):
             raise self.error(node, f"cannot test the truth of {t}")
 
     def s_If(self, s: h.If):
@@ -448,8 +519,8 @@ class FunctionTyper:
             raise self.error(node, str(exc)) from None
 
     def e_BinOp(self, node: h.BinOp):
-        a = self.expr(node.left)
-        b = self.expr(node.right)
+        a = self.number(node.left, self.expr(node.left))
+        b = self.number(node.right, self.expr(node.right))
         if a is None or b is None:
             return None
         if node.op == "@":
@@ -462,6 +533,10 @@ class FunctionTyper:
         a = self.expr(node.operand)
         if a is None:
             return None
+        if node.op == "not" and a == T.ANY:
+            self.tf.ops[node] = promote.OpTypes("bool", T.BOOL)
+            return T.BOOL
+        a = self.number(node.operand, a)
         if node.op == "not" and isinstance(a, T.Array):
             raise self.error(node, "the truth value of an array is ambiguous", "use a.any() or a.all()")
         try:
@@ -472,7 +547,7 @@ class FunctionTyper:
         return ops.result
 
     def e_BoolOp(self, node: h.BoolOp):
-        types = [self.expr(v) for v in node.values]
+        types = [self.number(v, self.expr(v)) for v in node.values]
         if any(t is None for t in types):
             return None
         for v, t in zip(node.values, types):
@@ -485,8 +560,8 @@ class FunctionTyper:
         return result
 
     def e_Compare(self, node: h.Compare):
-        left = self.expr(node.left)
-        rights = [self.expr(c) for c in node.comparators]
+        left = self.number(node.left, self.expr(node.left))
+        rights = [self.number(c, self.expr(c)) for c in node.comparators]
         if left is None or any(r is None for r in rights):
             return None
         results = []
@@ -576,8 +651,8 @@ class FunctionTyper:
                 entry = lookup_method(recv, func.attr)
                 if entry is None:
                     raise self.error(func, f"'{recv}' has no method '{func.attr}' in compiled code")
-                args = [recv] + [self.expr(a) for a in node.args]
-                kwargs = {k.name: self.expr(k.value) for k in node.keywords}
+                args = [recv] + [self.number(a, self.expr(a)) for a in node.args]
+                kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
                 if any(t is None for t in args) or any(t is None for t in kwargs.values()):
                     return None
                 return self.run_entry(node, entry, args, kwargs, [func.value] + list(node.args),
@@ -585,8 +660,11 @@ class FunctionTyper:
         callee_t = self.expr(func)
         if callee_t is None:
             return None
-        args = [self.expr(a) for a in node.args]
-        kwargs = {k.name: self.expr(k.value) for k in node.keywords}
+        if callee_t == T.ANY:
+            raise UnsupportedSyntaxError("calling a value made by fallback code is not supported in compiled code",
+                                         node.loc)
+        args = [self.number(a, self.expr(a)) for a in node.args]
+        kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
         if any(t is None for t in args) or any(t is None for t in kwargs.values()):
             return None
         if isinstance(callee_t, T.DType):

@@ -15,6 +15,8 @@ class Translation:
     entry: TypedFunction
     program: Program
     symbol: str
+    regions: list  # fallback regions (JSON-able), built into Python callables at load
+    fallbacks: list  # the report: one record per statement that runs as Python
 
 
 def translate(pyfunc, arg_types: tuple, options, symbol: str) -> Translation:
@@ -24,5 +26,5 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str) -> Translation:
     program = Program(options, function_hir)
     entry = program.specialize(pyfunc, tuple(arg_types))
     T.to_descriptor(entry.return_type)  # raises early for values that cannot cross into Python
-    module = lower_program(program, entry, options, symbol)
-    return Translation(render(module), entry, program, symbol)
+    module, regions, report = lower_program(program, entry, options, symbol)
+    return Translation(render(module), entry, program, symbol, regions, report)

@@ -30,7 +30,8 @@ enum {
     K_PYCOMPLEX = 4,
     K_NPSCALAR = 5,
     K_ARRAY = 6,
-    K_TUPLE = 7
+    K_TUPLE = 7,
+    K_OBJECT = 8
 };
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
@@ -192,7 +193,7 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
     memset(node, 0, sizeof *node);
     NEXT(node->kind);
     switch (node->kind) {
-    case K_NONE: case K_PYBOOL: case K_PYINT: case K_PYFLOAT: case K_PYCOMPLEX:
+    case K_NONE: case K_PYBOOL: case K_PYINT: case K_PYFLOAT: case K_PYCOMPLEX: case K_OBJECT:
         return 0;
     case K_NPSCALAR:
         NEXT(node->typenum);
@@ -390,6 +391,10 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
         return PyArray_Scalar(slots[(*si)++], descr_of[node->typenum], NULL);
     case K_ARRAY:
         return box_array(node, (tr_array_out *)slots[(*si)++]);
+    case K_OBJECT: {
+        PyObject *o = *(PyObject **)slots[(*si)++];  /* a reference handed over */
+        return o ? o : Py_NewRef(Py_None);
+    }
     case K_TUPLE: {
         PyObject *t = PyTuple_New(node->n);
         if (!t) return NULL;
@@ -414,6 +419,10 @@ static void drop_results(const Node *nodes, int count, void *const *slots) {
     for (int i = 0; i < count; ++i) {
         const Node *n = &nodes[i];
         if (n->kind == K_NONE || n->kind == K_TUPLE) continue;
+        if (n->kind == K_OBJECT) {
+            PyObject **o = (PyObject **)slots[si];
+            Py_CLEAR(*o);
+        }
         if (n->kind == K_ARRAY) {
             tr_array_out *o = (tr_array_out *)slots[si];
             if (o->buffer && __atomic_sub_fetch(&o->buffer->refcount, 1, __ATOMIC_ACQ_REL) == 0)
@@ -441,6 +450,11 @@ typedef struct {
 
 static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     PyObject *type;
+    if (err->code == TR_ERR_PYTHON) {
+        /* Fallback code raised: its exception is still set, unchanged. */
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "fallback region failed without an exception");
+        return NULL;
+    }
     switch (err->code) {
     case TR_ERR_INDEX: type = PyExc_IndexError; break;
     case TR_ERR_ZERODIV: type = PyExc_ZeroDivisionError; break;
@@ -819,7 +833,185 @@ static PyObject *lookup_symbol(PyObject *mod, PyObject *args) {
     return PyLong_FromVoidPtr(p);
 }
 
+
+/* ---- host services for fallback regions -------------------------------- */
+
+static void host_incref(void *o) { Py_XINCREF((PyObject *)o); }
+static void host_decref(void *o) { Py_XDECREF((PyObject *)o); }
+
+static PyObject *box_value(tr_value *v) {
+    switch (v->kind) {
+    case TR_V_NONE: Py_RETURN_NONE;
+    case TR_V_PYBOOL: return PyBool_FromLong(v->s.b);
+    case TR_V_PYINT: return PyLong_FromLongLong(v->s.i);
+    case TR_V_PYFLOAT: return PyFloat_FromDouble(v->s.d);
+    case TR_V_PYCOMPLEX: return PyComplex_FromDoubles(v->s.c[0], v->s.c[1]);
+    case TR_V_NPSCALAR:
+        if (v->typenum < 0 || v->typenum >= NPY_NTYPES_LEGACY || !descr_of[v->typenum]) break;
+        return PyArray_Scalar(v->s.raw, descr_of[v->typenum], NULL);
+    case TR_V_ARRAY: {
+        if (v->typenum < 0 || v->typenum >= NPY_NTYPES_LEGACY || !descr_of[v->typenum]) break;
+        Node node = {K_ARRAY, v->typenum, v->ndim, 0, 0, 0};
+        return box_array(&node, &v->array);
+    }
+    case TR_V_OBJECT:
+        return Py_NewRef(v->object ? (PyObject *)v->object : Py_None);
+    }
+    PyErr_SetString(PyExc_SystemError, "bad value passed to fallback code");
+    return NULL;
+}
+
+/* Converts a value returned by fallback code into what compiled code
+ * expects (the Python side has already converted and checked it). */
+static int unbox_value(PyObject *obj, tr_value *v) {
+    if (v->kind == TR_V_OBJECT) {
+        v->object = Py_NewRef(obj);
+        return 0;
+    }
+    if (v->kind == TR_V_ARRAY) {
+        if (!PyArray_Check(obj)) goto mismatch;
+        PyArrayObject *a = (PyArrayObject *)obj;
+        int t = PyArray_DESCR(a)->type_num;
+        if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != v->typenum || PyArray_NDIM(a) != v->ndim ||
+            array_problem(a))
+            goto mismatch;
+        v->array.data = PyArray_BYTES(a);
+        for (int k = 0; k < v->ndim; ++k) {
+            v->array.shape[k] = PyArray_DIMS(a)[k];
+            v->array.strides[k] = PyArray_STRIDES(a)[k];
+        }
+        v->object = Py_NewRef(obj);
+        return 0;
+    }
+    /* A scalar of the given typenum. */
+    int t = v->typenum;
+    if (t < 0 || t >= NPY_NTYPES_LEGACY || !descr_of[t]) goto mismatch;
+    if (scalar_typenum(obj) == t) {
+        PyArray_ScalarAsCtype(obj, v->s.raw);
+        return 0;
+    }
+    switch (t) {
+    case NPY_BOOL: {
+        int b = PyObject_IsTrue(obj);
+        if (b < 0) return -1;
+        v->s.b = (uint8_t)b;
+        return 0;
+    }
+    case NPY_FLOAT: case NPY_DOUBLE: {
+        double d = PyFloat_AsDouble(obj);
+        if (d == -1.0 && PyErr_Occurred()) return -1;
+        if (t == NPY_FLOAT) v->s.f = (float)d; else v->s.d = d;
+        return 0;
+    }
+    case NPY_CFLOAT: case NPY_CDOUBLE: {
+        Py_complex c = PyComplex_AsCComplex(obj);
+        if (c.real == -1.0 && PyErr_Occurred()) return -1;
+        if (t == NPY_CFLOAT) { float f[2] = {(float)c.real, (float)c.imag}; memcpy(v->s.raw, f, sizeof f); }
+        else { v->s.c[0] = c.real; v->s.c[1] = c.imag; }
+        return 0;
+    }
+    default: {
+        PyObject *as_int = PyNumber_Index(obj);
+        if (!as_int) return -1;
+        unsigned long long u = PyLong_AsUnsignedLongLongMask(as_int);
+        Py_DECREF(as_int);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        int size = (int)PyDataType_ELSIZE(descr_of[t]);
+        memcpy(v->s.raw, &u, size);  /* little-endian truncation = wrapping, as NumPy casts */
+        return 0;
+    }
+    }
+mismatch:
+    PyErr_Format(PyExc_TypeError, "fallback code produced a value of type '%.100s' where compiled code expects "
+                 "another type", Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout,
+                            tr_value *outs, tr_error *err) {
+    PyObject *table = (PyObject *)regions;
+    if (!table || !PyTuple_Check(table) || region < 0 || region >= PyTuple_GET_SIZE(table)) {
+        PyErr_SetString(PyExc_SystemError, "unknown fallback region");
+        return TR_ERR_PYTHON;
+    }
+    PyObject *fn = PyTuple_GET_ITEM(table, region);
+    PyObject *stack[MAX_LEAVES];
+    PyObject **args = nin <= MAX_LEAVES ? stack : PyMem_Malloc(nin * sizeof(PyObject *));
+    if (!args) {
+        PyErr_NoMemory();
+        return TR_ERR_PYTHON;
+    }
+    int ok = 1, made = 0;
+    for (; made < nin; ++made) {
+        args[made] = box_value(&ins[made]);
+        if (!args[made]) { ok = 0; break; }
+    }
+    PyObject *res = ok ? PyObject_Vectorcall(fn, args, nin, NULL) : NULL;
+    for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
+    if (args != stack) PyMem_Free(args);
+    if (!res) return TR_ERR_PYTHON;
+    if (nout > 0) {
+        if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != nout) {
+            Py_DECREF(res);
+            PyErr_SetString(PyExc_SystemError, "fallback region returned the wrong number of values");
+            return TR_ERR_PYTHON;
+        }
+        for (int i = 0; i < nout; ++i) {
+            if (unbox_value(PyTuple_GET_ITEM(res, i), &outs[i]) < 0) {
+                for (int j = 0; j < i; ++j)
+                    if (outs[j].kind == TR_V_OBJECT || outs[j].kind == TR_V_ARRAY) Py_CLEAR(outs[j].object);
+                Py_DECREF(res);
+                return TR_ERR_PYTHON;
+            }
+        }
+    }
+    Py_DECREF(res);
+    (void)err;
+    return TR_OK;
+}
+
+static int host_to_float64(void *object, double *out, const char *where, tr_error *err) {
+    PyObject *obj = object ? (PyObject *)object : Py_None;
+    double d = PyFloat_AsDouble(obj);
+    if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "%s: a value of type '%.100s' produced by fallback code cannot be converted to float64; "
+                     "name its type with a '# @jit.typing: () -> T' comment", where, Py_TYPE(obj)->tp_name);
+        return TR_ERR_PYTHON;
+    }
+    *out = d;
+    (void)err;
+    return TR_OK;
+}
+
+static int host_truthy(void *object, int *out, tr_error *err) {
+    int b = PyObject_IsTrue(object ? (PyObject *)object : Py_None);
+    if (b < 0) return TR_ERR_PYTHON;
+    *out = b;
+    (void)err;
+    return TR_OK;
+}
+
+static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref, host_call_region, host_to_float64,
+                             host_truthy};
+
+/* init_module(handle, regions): hands a loaded module the host table and
+ * its table of region callables (the caller keeps `regions` alive). */
+static PyObject *init_module(PyObject *mod, PyObject *args) {
+    PyObject *handle, *regions;
+    if (!PyArg_ParseTuple(args, "OO!:init_module", &handle, &PyTuple_Type, &regions)) return NULL;
+    void *h = PyLong_AsVoidPtr(handle);
+    if (!h && PyErr_Occurred()) return NULL;
+    dlerror();
+    void *p = dlsym(h, "tr_module_init");
+    if (!p) Py_RETURN_FALSE;
+    ((tr_module_init_fn)(uintptr_t)p)(&HOST, regions);
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"init_module", init_module, METH_VARARGS, "init_module(handle, regions_tuple) -> bool (module has regions)"},
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},

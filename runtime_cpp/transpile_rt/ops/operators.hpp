@@ -145,7 +145,10 @@ struct fmax { template <class T> static T apply(T a, T b) { return (b != b || a 
 struct fmin { template <class T> static T apply(T a, T b) { return (b != b || a <= b) ? a : b; } };
 
 struct neg {
-    template <class T> static T apply(T a) { return T(T(0) - a); }
+    template <class T> static T apply(T a) {
+        if constexpr (is_int<T>::value) return T(T(0) - a);  // wraps, and -bool is rejected by typing
+        else return -a;                                       // -0.0 for 0.0, as NumPy
+    }
 };
 struct pos { template <class T> static T apply(T a) { return a; } };
 struct invert {

@@ -1,0 +1,144 @@
+"""The Python side of JIT Fallback: turning the regions recorded in a cache
+entry into callables the compiled code calls.
+
+A region is compiled from the user's own statements, placed at their own
+line numbers in their own file, inside a function named like the user's, and
+bound to the module's live globals: a traceback from fallback code points at
+the user's line, and globals are read at each call (compiled code freezes
+them).  Values it assigns are converted here to the types compiled code
+expects, with errors that name the line."""
+from __future__ import annotations
+
+import ast
+import linecache
+import sys
+import types
+
+import numpy as np
+
+from .hir import types as T
+
+
+def _resolve_function(spec: dict, root_func):
+    if spec["qualname"] == root_func.__qualname__ and spec["module"] == root_func.__module__:
+        return root_func
+    obj = sys.modules.get(spec["module"])
+    for part in spec["qualname"].split("."):
+        obj = getattr(obj, part, None)
+    return getattr(obj, "py_func", obj) or root_func
+
+
+def _statement_asts(filename: str, loc) -> list:
+    line, col, end_line, end_col = loc
+    lines = linecache.getlines(filename)
+    chunk = list(lines[line - 1:end_line])
+    chunk[-1] = chunk[-1][:end_col] if end_col else chunk[-1]
+    chunk[0] = " " * col + chunk[0][col:]
+    import textwrap
+
+    text = textwrap.dedent("".join(c if c.endswith("\n") else c + "\n" for c in chunk))
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if hasattr(node, "col_offset"):
+            node.col_offset += col
+            if getattr(node, "end_col_offset", None) is not None:
+                node.end_col_offset += col
+    ast.increment_lineno(tree, line - 1)
+    return tree.body
+
+
+def _converter(type_text: str, declared_text: str, where: str):
+    """Returns a function checking/converting a value for compiled code, or None."""
+    if type_text == "object":
+        return None
+    declared = declared_text != "None"
+    t = T.parse_type(type_text)
+    if isinstance(t, T.Array):
+        dtype, ndim = np.dtype(t.dtype), t.ndim
+
+        def to_array(value):
+            if not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != ndim:
+                got = (f"{value.dtype}[{', '.join([':'] * value.ndim)}]" if isinstance(value, np.ndarray)
+                       else type(value).__name__)
+                what = "@jit.typing declares" if declared else "compiled code expects"
+                raise TypeError(f"{where}: {what} {t} but the statement produced {got}")
+            return value
+
+        return to_array
+    kind = np.dtype(t.dtype).kind
+    target = (bool if t.dtype == "bool" else int if kind in "iu" else float if kind == "f" else complex) \
+        if t.weak else np.dtype(t.dtype).type
+    accepted = {"b": (bool, np.bool_), "i": (int, np.integer), "u": (int, np.integer),
+                "f": (int, float, np.integer, np.floating), "c": (int, float, complex, np.number)}[kind]
+
+    def to_scalar(value):
+        ok = isinstance(value, accepted) and not (kind != "b" and isinstance(value, (bool, np.bool_)))
+        if declared and not ok:
+            raise TypeError(f"{where}: @jit.typing declares {t} but the statement produced "
+                            f"{type(value).__name__} {value!r}")
+        try:
+            return target(value if ok else float(value))
+        except (TypeError, ValueError):
+            raise TypeError(f"{where}: a value of type '{type(value).__name__}' produced by fallback code cannot be "
+                            f"converted to {t}; name its type with a '# @jit.typing: () -> T' comment") from None
+
+    return to_scalar
+
+
+def make_region(spec: dict, root_func):
+    func = _resolve_function(spec, root_func)
+    filename = spec["filename"]
+    body = []
+    for loc in spec["statements"]:
+        for stmt in _statement_asts(filename, loc):
+            if isinstance(stmt, ast.Return) and stmt.lineno in spec["returns"]:
+                stmt = ast.Assign(targets=[ast.Name("__tr_return", ast.Store())],
+                                  value=stmt.value or ast.Constant(None), lineno=stmt.lineno,
+                                  col_offset=stmt.col_offset)
+            body.append(stmt)
+    first = spec["statements"][0][0]
+    converters = []
+    results = []
+    for name, type_text, declared in spec["outs"]:
+        conv = _converter(type_text, declared, f"{filename.rsplit('/', 1)[-1]}:{first}")
+        value = ast.Name(name, ast.Load())
+        if conv is not None:
+            converters.append(conv)
+            value = ast.Call(ast.Name(f"__tr_conv{len(converters) - 1}", ast.Load()), [value], [])
+        results.append(value)
+    body.append(ast.Return(ast.Tuple(results, ast.Load())))
+    inner = _function(spec["name"], spec["ins"], body)
+    outer = _function("__tr_make_region", [f"__tr_conv{i}" for i in range(len(converters))],
+                      [inner, ast.Return(ast.Name(spec["name"], ast.Load()))])
+    module = ast.Module(body=[outer], type_ignores=[])
+    for node in ast.walk(module):
+        if isinstance(node, (ast.stmt, ast.expr, ast.arg)) and getattr(node, "lineno", None) is None:
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = first, 0, first, 0
+        elif isinstance(node, (ast.stmt, ast.expr, ast.arg)) and getattr(node, "end_lineno", None) is None:
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+    code = compile(module, filename, "exec")
+    make_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    make = types.FunctionType(make_code, func.__globals__)
+    return make(*converters)
+
+
+def _function(name: str, params, body) -> ast.FunctionDef:
+    extra = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+    return ast.FunctionDef(name=name, args=_args(params), body=body, decorator_list=[], returns=None, **extra)
+
+
+def _args(names) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[ast.arg(n) for n in names], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
+def build_regions(specs: list, root_func) -> tuple:
+    return tuple(make_region(spec, root_func) for spec in specs)
+
+
+def report_text(function, records: list) -> str:
+    lines = [f"{function.__qualname__} runs {len(records)} statement(s) as Python (JIT Fallback):"]
+    for r in records:
+        lines.append(f"  {r['file']}:{r['line']}: {r['source']}    <- {r['reason']}")
+    lines.append("  (fullgraph=True turns these into errors; `# @jit.typing: () -> T` names a value's type)")
+    return "\n".join(lines)

@@ -1,0 +1,217 @@
+"""JIT Fallback analysis: what a statement that runs as Python reads and
+writes, whether it could escape the region (return/break/continue/yield),
+and the `# @jit.typing: () -> T` comment that names the type it produces.
+
+Statements are analysed from their own source text with the standard `ast`
+module (cheap, and exactly what CPython will run)."""
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..diagnostics import AnnotationError, SourceLoc
+from ..hir import nodes as h
+from ..hir import types as T
+
+TYPING_RE = re.compile(r"#\s*@jit\.typing:(.*)$")
+EXAMPLE = "# @jit.typing: () -> float32   (or int64, bool, float64[:], float64[:, :], tensor_type[float32], {dtype_var})"
+
+
+@dataclass
+class FallbackInfo:
+    stmt: h.Stmt
+    reason: str
+    construct: str
+    reads: set = field(default_factory=set)
+    writes: set = field(default_factory=set)
+    declared: T.Type | None = None  # from # @jit.typing
+    returns: bool = False
+
+
+def statement_text(fn: h.Function, loc: SourceLoc) -> str:
+    """The statement's source, dedented, from the file's own lines."""
+    lines = fn.file_lines
+    first, last = loc.line, loc.end_line or loc.line
+    chunk = list(lines[first - 1:last])
+    if not chunk:
+        return ""
+    if len(chunk) == 1:
+        chunk[0] = chunk[0][loc.col:loc.end_col] if loc.end_col else chunk[0][loc.col:]
+    else:
+        chunk[0] = chunk[0][loc.col:]
+        chunk[-1] = chunk[-1][:loc.end_col] if loc.end_col else chunk[-1]
+    chunk[0] = " " * loc.col + chunk[0]
+    return textwrap.dedent("".join(line if line.endswith("\n") else line + "\n" for line in chunk))
+
+
+def parse_statement(fn: h.Function, loc: SourceLoc) -> list:
+    return ast.parse(statement_text(fn, loc)).body
+
+
+class _Names(ast.NodeVisitor):
+    """Loads and stores of one statement; stores inside nested scopes
+    (lambdas, comprehensions, inner functions) are not the function's."""
+
+    def __init__(self):
+        self.loads: set = set()
+        self.stores: set = set()
+        self.escapes: list = []  # (kind, node) of return/break/continue/yield leaving the region
+        self.depth_scope = 0
+        self.depth_loop = 0
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load):
+            self.loads.add(node.id)
+        elif self.depth_scope == 0:
+            self.stores.add(node.id)
+            if isinstance(node.ctx, ast.Del):
+                self.loads.add(node.id)
+
+    def _scope(self, node, name=None):
+        if name and self.depth_scope == 0:
+            self.stores.add(name)
+        self.depth_scope += 1
+        self.generic_visit(node)
+        self.depth_scope -= 1
+
+    def visit_FunctionDef(self, node):
+        for d in node.decorator_list:
+            self.visit(d)
+        self._scope(node, node.name)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        self._scope(node, node.name)
+
+    def visit_Lambda(self, node):
+        self._scope(node)
+
+    def visit_ListComp(self, node):
+        self._scope(node)
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_alias(self, node):
+        if self.depth_scope == 0:
+            self.stores.add((node.asname or node.name).split(".")[0])
+
+    def visit_ExceptHandler(self, node):
+        if node.name and self.depth_scope == 0:
+            self.stores.add(node.name)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, ast.Name):
+            self.loads.add(node.target.id)
+        self.generic_visit(node)
+
+    def _loop(self, node):
+        self.depth_loop += 1
+        self.generic_visit(node)
+        self.depth_loop -= 1
+
+    visit_For = visit_While = visit_AsyncFor = _loop
+
+    def visit_Return(self, node):
+        if self.depth_scope == 0:
+            self.escapes.append(("return", node))
+        self.generic_visit(node)
+
+    def visit_Break(self, node):
+        if self.depth_scope == 0 and self.depth_loop == 0:
+            self.escapes.append(("break", node))
+
+    visit_Continue = visit_Break
+
+    def visit_Yield(self, node):
+        if self.depth_scope == 0:
+            self.escapes.append(("yield", node))
+        self.generic_visit(node)
+
+    visit_YieldFrom = visit_Await = visit_Yield
+
+    def visit_Global(self, node):
+        self.escapes.append(("global", node))
+
+    visit_Nonlocal = visit_Global
+
+
+def analyse(fn: h.Function, stmt: h.Stmt) -> _Names:
+    names = _Names()
+    body = parse_statement(fn, stmt.loc)
+    names.top_return = len(body) == 1 and isinstance(body[0], ast.Return)
+    for node in body:
+        names.visit(node)
+    if names.top_return:  # the statement itself: its value becomes the region's result
+        names.escapes = [e for e in names.escapes if e[1] is not body[0]]
+    return names
+
+
+def written_names(fn: h.Function, stmt: h.Stmt) -> set:
+    return analyse(fn, stmt).stores
+
+
+# ---- # @jit.typing ----------------------------------------------------------
+
+def typing_comment(fn: h.Function, loc: SourceLoc) -> tuple[str, SourceLoc] | None:
+    """The text after `# @jit.typing:` on the statement's line or alone on the line above."""
+    lines = fn.file_lines
+    candidates = [loc.end_line or loc.line, loc.line]
+    if loc.line >= 2 and lines[loc.line - 2].strip().startswith("#"):
+        candidates.append(loc.line - 1)
+    for number in candidates:
+        if 1 <= number <= len(lines):
+            m = TYPING_RE.search(lines[number - 1])
+            if m:
+                text = lines[number - 1]
+                return m.group(1).strip(), SourceLoc(loc.filename, number, m.start(), number, len(text.rstrip()),
+                                                     text)
+    return None
+
+
+_DTYPE_ALIASES = {"int": "int64", "float": "float64", "bool": "bool", "complex": "complex128"}
+
+
+def parse_typing(text: str, where: SourceLoc, resolve) -> T.Type:
+    """`() -> T` as a type; `resolve(name)` gives the value of a {name}."""
+    m = re.fullmatch(r"\(\s*\)\s*->\s*(.+)", text)
+    if not m:
+        raise AnnotationError(f"malformed @jit.typing comment: {text!r}", where, f"write it as {EXAMPLE}")
+    spec = m.group(1).strip()
+    tensor = re.fullmatch(r"tensor_type\[\s*(.+?)\s*\]", spec)
+    if tensor:
+        return T.Array(_dtype(tensor.group(1), where, resolve), 1, "A")
+    array = re.fullmatch(r"(.+?)\[\s*(:(?:\s*,\s*:)*)\s*\]", spec)
+    if array:
+        return T.Array(_dtype(array.group(1), where, resolve), array.group(2).count(":"), "A")
+    dtype = _dtype(spec, where, resolve)
+    if spec in ("int", "float", "bool", "complex"):
+        return T.Scalar(dtype, weak=True)
+    return T.Scalar(dtype)
+
+
+def _dtype(text: str, where: SourceLoc, resolve) -> str:
+    text = text.strip()
+    if text.startswith("{") and text.endswith("}"):
+        value = resolve(text[1:-1].strip())
+        if value is None:
+            raise AnnotationError(f"@jit.typing: {text} does not name a dtype known while compiling", where,
+                                  f"{{name}} must be a module-level dtype such as DT = np.float32; {EXAMPLE}")
+        try:
+            name = np.dtype(value).name
+        except TypeError:
+            raise AnnotationError(f"@jit.typing: {text} is {value!r}, not a dtype", where, EXAMPLE) from None
+    else:
+        name = _DTYPE_ALIASES.get(text, text)
+        try:
+            name = np.dtype(name).name
+        except TypeError:
+            raise AnnotationError(f"@jit.typing: unknown type {text!r}", where, f"write it as {EXAMPLE}") from None
+    if name not in T.DTYPES:
+        raise AnnotationError(f"@jit.typing: dtype {name} is not supported", where, EXAMPLE)
+    return name
