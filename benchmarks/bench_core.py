@@ -39,6 +39,12 @@ sys.path.insert(0, HERE)
 # really is a compile; set before transpile is imported.
 _OWN_CACHE = tempfile.mkdtemp(prefix="transpile-bench-cache-")
 os.environ["TRANSPILE_CACHE_DIR"] = _OWN_CACHE
+# NumPy's BLAS (np.dot, @) runs on one thread, like every other column: on a
+# busy 2-core machine OpenBLAS's spinning worker threads otherwise slow both
+# NumPy (by up to 100x) and whatever is timed next. Set before numpy loads;
+# set the variable yourself to override.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
 
@@ -523,7 +529,8 @@ def main() -> None:
     cpu = platform.processor() or platform.machine()
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, transpile {transpile.__version__}, "
           f"{NUMBA or 'Numba: not available'}")
-    print(f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} CPUs")
+    print(f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} CPUs; "
+          f"BLAS threads: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}")
     if not NUMBA:
         print(f"Numba could not be imported ({NUMBA_ERROR}); install it with `pip install numba` "
               "for the Numba columns. Running without it.")
