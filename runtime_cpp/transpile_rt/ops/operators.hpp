@@ -97,12 +97,32 @@ template <class T> inline T ipow(T base, T exp) {
     return result;
 }
 
+// Complex power as exp(b * log(a)), with 0 ** b as CPython and NumPy give it.
+template <class R> inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b) {
+    if (a.re == 0 && a.im == 0) {
+        if (b.re == 0 && b.im == 0) return complex_t<R>(1, 0);
+        return complex_t<R>(0, 0);
+    }
+    if (b.im == 0 && b.re == R(int64_t(b.re)) && b.re >= 0 && b.re <= 64) {
+        complex_t<R> out(1, 0), base = a;  // small integer powers exactly, by squaring
+        for (int64_t e = int64_t(b.re); e; e >>= 1, base = base * base)
+            if (e & 1) out = out * base;
+        return out;
+    }
+    double r = __builtin_hypot(double(a.re), double(a.im)), t = __builtin_atan2(double(a.im), double(a.re));
+    double lr = __builtin_log(r);
+    double wr = double(b.re) * lr - double(b.im) * t, wi = double(b.re) * t + double(b.im) * lr;
+    double m = __builtin_exp(wr);
+    return complex_t<R>(R(m * __builtin_cos(wi)), R(m * __builtin_sin(wi)));
+}
+
 struct pow {
     template <class T> static T apply(T a, T b) {
         if constexpr (is_int<T>::value) return ipow(a, b);
-        else if constexpr (sizeof(T) == 4) return __builtin_powf(a, b);
+        else if constexpr (sizeof(T) == 4 && is_float<T>::value) return __builtin_powf(a, b);
         else if constexpr (is_float<T>::value) return __builtin_pow(a, b);
-        else return a * b;  // complex and bool powers are typed elsewhere
+        else if constexpr (is_complex<T>::value) return cpow(a, b);
+        else return T(a || !b);  // bool ** bool
     }
 };
 
