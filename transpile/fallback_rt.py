@@ -48,10 +48,11 @@ def _statement_asts(filename: str, loc) -> list:
 
 
 def _converter(type_text: str, declared_text: str, where: str):
-    """Returns a function checking/converting a value for compiled code, or None."""
-    if type_text == "object":
-        return None
+    """A function checking a value against its @jit.typing type, or None
+    (other values are converted by the bridge, which names the line too)."""
     declared = declared_text != "None"
+    if type_text == "object" or not declared:
+        return None
     t = T.parse_type(type_text)
     if isinstance(t, T.Array):
         dtype, ndim = np.dtype(t.dtype), t.ndim
@@ -133,7 +134,9 @@ def _args(names) -> ast.arguments:
 
 
 def build_regions(specs: list, root_func) -> tuple:
-    return tuple(make_region(spec, root_func) for spec in specs)
+    """The region table handed to the compiled module: (callable, "file.py:LINE") each."""
+    return tuple((make_region(spec, root_func), f"{spec['filename'].rsplit('/', 1)[-1]}:{spec['statements'][0][0]}")
+                 for spec in specs)
 
 
 def report_text(function, records: list) -> str:

@@ -216,10 +216,14 @@ class FunctionLowerer(ExprLowerer):
                 "file": info.stmt.loc.filename, "line": info.stmt.loc.line,
                 "source": info.stmt.loc.source_line.strip(), "reason": info.reason.splitlines()[0],
                 "construct": info.construct, "function": self.fn.qualname})
-        reads = set().union(*(i.reads for i in infos))
-        writes = set().union(*(i.writes for i in infos))
+        reads, writes, assigned = set(), set(), set()
+        for info in infos:  # a name assigned before it is read inside the region needs no input
+            reads |= info.reads - assigned
+            writes |= info.writes
+            assigned |= info.definite
         var_types = self.tf.var_types
-        ins = sorted(n for n in reads | writes if n in var_types)
+        needed = reads | (writes - assigned)  # conditionally written names keep their old value
+        ins = sorted(n for n in needed if n in var_types)
         outs = sorted(n for n in writes if n in var_types)
         returns = infos[-1].returns
         boxes = []

@@ -28,6 +28,7 @@ class FallbackInfo:
     construct: str
     reads: set = field(default_factory=set)
     writes: set = field(default_factory=set)
+    definite: set = field(default_factory=set)  # written on every path through the statement
     declared: T.Type | None = None  # from # @jit.typing
     returns: bool = False
 
@@ -145,6 +146,14 @@ def analyse(fn: h.Function, stmt: h.Stmt) -> _Names:
     names = _Names()
     body = parse_statement(fn, stmt.loc)
     names.top_return = len(body) == 1 and isinstance(body[0], ast.Return)
+    # Names certainly assigned (top-level simple assignment): their old value is not needed.
+    names.definite = set()
+    for node in body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                names.definite |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and node.value is not None and isinstance(node.target, ast.Name):
+            names.definite.add(node.target.id)
     for node in body:
         names.visit(node)
     if names.top_return:  # the statement itself: its value becomes the region's result

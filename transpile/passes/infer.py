@@ -285,7 +285,7 @@ class FunctionTyper:
             raise FunctionNotCompilable(f"'{kind}' inside a statement that runs as Python", s.loc,
                                         "the whole function runs in CPython")
         info = fallback.FallbackInfo(s, first.message, construct, names.loads & self.locals,
-                                     names.stores & self.locals)
+                                     names.stores & self.locals, names.definite & self.locals)
         comment = fallback.typing_comment(self.fn, s.loc)
         if comment is not None:
             info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name)
@@ -374,8 +374,8 @@ class FunctionTyper:
 
     def s_AugAssign(self, s: h.AugAssign):
         target = s.target
-        cur = self.expr(target)
-        val = self.expr(s.value)
+        cur = self.number(target, self.expr(target))
+        val = self.number(s.value, self.expr(s.value))
         if cur is None or val is None:
             return
         ops = self.binop_types(s, s.op, cur, val, s.value)

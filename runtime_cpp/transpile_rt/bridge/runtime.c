@@ -861,9 +861,19 @@ static PyObject *box_value(tr_value *v) {
     return NULL;
 }
 
+/* A failed scalar conversion becomes a TypeError naming the line. */
+static int conversion_failed(PyObject *obj, const tr_value *v, PyObject *where) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "%U: a value of type '%.100s' produced by fallback code cannot be converted to %S; name its type "
+                 "with a '# @jit.typing: () -> T' comment", where, Py_TYPE(obj)->tp_name, (PyObject *)descr_of[v->typenum]);
+    return -1;
+}
+
 /* Converts a value returned by fallback code into what compiled code
- * expects (the Python side has already converted and checked it). */
-static int unbox_value(PyObject *obj, tr_value *v) {
+ * expects (values with a @jit.typing type were checked on the Python side;
+ * `where` names the user's line in errors). */
+static int unbox_value(PyObject *obj, tr_value *v, PyObject *where) {
     if (v->kind == TR_V_OBJECT) {
         v->object = Py_NewRef(obj);
         return 0;
@@ -893,26 +903,30 @@ static int unbox_value(PyObject *obj, tr_value *v) {
     switch (t) {
     case NPY_BOOL: {
         int b = PyObject_IsTrue(obj);
-        if (b < 0) return -1;
+        if (b < 0) return conversion_failed(obj, v, where);
         v->s.b = (uint8_t)b;
         return 0;
     }
     case NPY_FLOAT: case NPY_DOUBLE: {
         double d = PyFloat_AsDouble(obj);
-        if (d == -1.0 && PyErr_Occurred()) return -1;
+        if (d == -1.0 && PyErr_Occurred()) return conversion_failed(obj, v, where);
         if (t == NPY_FLOAT) v->s.f = (float)d; else v->s.d = d;
         return 0;
     }
     case NPY_CFLOAT: case NPY_CDOUBLE: {
         Py_complex c = PyComplex_AsCComplex(obj);
-        if (c.real == -1.0 && PyErr_Occurred()) return -1;
+        if (c.real == -1.0 && PyErr_Occurred()) return conversion_failed(obj, v, where);
         if (t == NPY_CFLOAT) { float f[2] = {(float)c.real, (float)c.imag}; memcpy(v->s.raw, f, sizeof f); }
         else { v->s.c[0] = c.real; v->s.c[1] = c.imag; }
         return 0;
     }
     default: {
         PyObject *as_int = PyNumber_Index(obj);
-        if (!as_int) return -1;
+        if (!as_int) {
+            /* CPython's int(x) for floats: truncation. */
+            if (PyFloat_Check(obj)) as_int = PyNumber_Long(obj);
+            if (!as_int) return conversion_failed(obj, v, where);
+        }
         unsigned long long u = PyLong_AsUnsignedLongLongMask(as_int);
         Py_DECREF(as_int);
         if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
@@ -922,10 +936,11 @@ static int unbox_value(PyObject *obj, tr_value *v) {
     }
     }
 mismatch:
-    PyErr_Format(PyExc_TypeError, "fallback code produced a value of type '%.100s' where compiled code expects "
-                 "another type", Py_TYPE(obj)->tp_name);
+    PyErr_Format(PyExc_TypeError, "%U: fallback code produced a value of type '%.100s' where compiled code "
+                 "expects another type", where, Py_TYPE(obj)->tp_name);
     return -1;
 }
+
 
 static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout,
                             tr_value *outs, tr_error *err) {
@@ -934,7 +949,8 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
         PyErr_SetString(PyExc_SystemError, "unknown fallback region");
         return TR_ERR_PYTHON;
     }
-    PyObject *fn = PyTuple_GET_ITEM(table, region);
+    PyObject *entry = PyTuple_GET_ITEM(table, region);  /* (callable, "file.py:LINE") */
+    PyObject *fn = PyTuple_GET_ITEM(entry, 0), *where = PyTuple_GET_ITEM(entry, 1);
     PyObject *stack[MAX_LEAVES];
     PyObject **args = nin <= MAX_LEAVES ? stack : PyMem_Malloc(nin * sizeof(PyObject *));
     if (!args) {
@@ -957,7 +973,7 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
             return TR_ERR_PYTHON;
         }
         for (int i = 0; i < nout; ++i) {
-            if (unbox_value(PyTuple_GET_ITEM(res, i), &outs[i]) < 0) {
+            if (unbox_value(PyTuple_GET_ITEM(res, i), &outs[i], where) < 0) {
                 for (int j = 0; j < i; ++j)
                     if (outs[j].kind == TR_V_OBJECT || outs[j].kind == TR_V_ARRAY) Py_CLEAR(outs[j].object);
                 Py_DECREF(res);
