@@ -936,8 +936,12 @@ static int unbox_value(PyObject *obj, tr_value *v, PyObject *where) {
     }
     }
 mismatch:
-    PyErr_Format(PyExc_TypeError, "%U: fallback code produced a value of type '%.100s' where compiled code "
-                 "expects another type", where, Py_TYPE(obj)->tp_name);
+    if (v->kind == TR_V_ARRAY && v->typenum >= 0 && v->typenum < NPY_NTYPES_LEGACY && descr_of[v->typenum])
+        PyErr_Format(PyExc_TypeError, "%U: compiled code expects a %d-d %S array here, but fallback code produced "
+                     "a value of type '%.100s'", where, v->ndim, (PyObject *)descr_of[v->typenum], Py_TYPE(obj)->tp_name);
+    else
+        PyErr_Format(PyExc_TypeError, "%U: compiled code expects another type here, but fallback code produced a "
+                     "value of type '%.100s'", where, Py_TYPE(obj)->tp_name);
     return -1;
 }
 
