@@ -84,6 +84,10 @@ class _Converter:
 
     def block(self, block) -> tuple:
         out = []
+        if isinstance(block, cst.SimpleStatementSuite):  # def f(x): return x  (body on the def line)
+            for small in block.body:
+                out.extend(self.guarded(self.small_stmt, small, many=True))
+            return tuple(out)
         for stmt in block.body:
             if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
                 for small in stmt.body:

@@ -21,11 +21,14 @@ class Type:
     def __str__(self) -> str:
         return self.spell()
 
+    def __repr__(self) -> str:
+        return self.spell()
+
     def spell(self) -> str:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Scalar(Type):
     dtype: str
     weak: bool = False  # a Python scalar rather than a NumPy one
@@ -44,7 +47,7 @@ class Scalar(Type):
         return self.np_dtype.kind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Array(Type):
     dtype: str
     ndim: int
@@ -67,7 +70,7 @@ class Array(Type):
         return Array(self.dtype, self.ndim, layout, self.readonly)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Tuple(Type):
     items: tuple
 
@@ -82,7 +85,7 @@ class Tuple(Type):
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class NoneType(Type):
     def spell(self) -> str:
         return "None"
@@ -91,7 +94,7 @@ class NoneType(Type):
 NONE = NoneType()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AnyType(Type):
     """A value produced by fallback code whose type is not known: held as a
     Python object, converted to float64 where typed code meets it."""
@@ -103,7 +106,7 @@ class AnyType(Type):
 ANY = AnyType()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Range(Type):
     """The value of range(...): only iterated, never stored."""
 
@@ -111,7 +114,7 @@ class Range(Type):
         return "range"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Enumerate(Type):
     inner: Type
 
@@ -119,7 +122,7 @@ class Enumerate(Type):
         return f"enumerate[{self.inner.spell()}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Zip(Type):
     inners: tuple
 
@@ -127,7 +130,7 @@ class Zip(Type):
         return f"zip[{', '.join(t.spell() for t in self.inners)}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DType(Type):
     """A dtype object used as a value (np.float32, a.dtype): compile-time only."""
 
@@ -137,7 +140,7 @@ class DType(Type):
         return f"dtype[{self.dtype}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CompileTimeValue(Type):
     """A module, function or other Python object known while compiling."""
 
