@@ -282,9 +282,11 @@ def _deps_valid(meta: dict) -> bool:
     """An entry stays valid while the @jit functions and globals it froze are unchanged."""
     deps = meta.get("deps", {})
     for module, qualname, digest in deps.get("jit", []):
+        if "<locals>" in qualname:
+            continue  # defined inside a function whose own source is in the key
         target = _resolve(module, qualname)
-        fn = getattr(target, "py_func", None)
-        if fn is None or source_hash(fn) != digest:
+        fn = getattr(target, "py_func", target)  # a @jit function or a plain helper
+        if fn is None or not hasattr(fn, "__code__") or source_hash(fn) != digest:
             return False
     for module, name, digest in deps.get("globals", []):
         mod = sys.modules.get(module)

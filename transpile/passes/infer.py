@@ -9,6 +9,7 @@ their argument types and join the same translation unit.
 from __future__ import annotations
 
 import builtins
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -105,6 +106,28 @@ def _target_names(t, out: set) -> None:
     elif isinstance(t, h.TupleExpr):
         for e in t.elts:
             _target_names(e, out)
+
+
+def is_user_function(value) -> bool:
+    """A plain Python function of the user's own project (not the standard
+    library, site-packages or an extension): compiled with its caller."""
+    import inspect
+    import sysconfig
+
+    if not inspect.isfunction(value) or getattr(value, "__closure__", None):
+        return False
+    try:
+        path = os.path.realpath(inspect.getsourcefile(value) or "")
+    except TypeError:
+        return False
+    if not path or "site-packages" in path or "dist-packages" in path:
+        return False
+    paths = sysconfig.get_paths()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        root = os.path.realpath(paths.get(key, "") or "/nonexistent")
+        if path.startswith(root + os.sep):
+            return False
+    return True
 
 
 def jit_target(value):
@@ -674,6 +697,8 @@ class FunctionTyper:
             raise self.error(func, f"'{callee_t}' is not callable")
         target = callee_t.value
         pyfunc = jit_target(target)
+        if pyfunc is None and is_user_function(target):
+            pyfunc = target  # a plain helper of the user's project: compiled with its caller
         if pyfunc is not None:
             return self.call_jit(node, target, pyfunc, args, kwargs)
         return self.call_entry(node, target, args, kwargs, list(node.args),
@@ -722,7 +747,12 @@ class FunctionTyper:
         for t in arg_types:
             if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
                 raise self.error(node, f"cannot pass {t} to a @jit function")
-        callee = self.program.specialize(pyfunc, arg_types)
+        try:
+            callee = self.program.specialize(pyfunc, arg_types)
+        except FunctionNotCompilable as exc:
+            # The helper cannot be compiled at all: this call runs as Python.
+            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() cannot be compiled: {exc.message}", node.loc,
+                                         exc.hint) from None
         if callee is None:
             ret = self.program.provisional_return(pyfunc, arg_types)
             self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
