@@ -46,5 +46,6 @@ def recursive_helper(n):
 
 @jit
 def generator_helper(n):
-    t = sum(squares(n))  # @jit.typing: () -> int   (a generator: this statement alone runs as Python)
+    # squares is a generator and cannot be compiled: this statement alone runs as Python
+    t = sum(squares(n))  # @jit.typing: () -> int
     return t + fib(5)
