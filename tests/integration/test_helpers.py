@@ -80,3 +80,12 @@ def test_helper_change_invalidates_the_caller(tmp_path):
     assert run(3.0) == [7.0, 1]
     assert run(3.0) == [7.0, 0]
     assert run(5.0) == [11.0, 1]
+
+
+@pytest.mark.parametrize("factor", [2.0, -1.5])
+def test_closure_over_locals_compiles(factor):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TranspileFallbackWarning)  # nothing is reported as a fallback
+        run_both(k.closure_sum, np.arange(5.0), factor)
+    assert "scaled_" in k.closure_sum.inspect_cxx()
+    assert k.closure_sum.fallbacks() == []

@@ -211,6 +211,10 @@ class FunctionLowerer(ExprLowerer):
         for info in infos:
             self.last_line = None
             self.comment(info.stmt)
+            if info.quiet:
+                self.lines.append(Line(self.depth, "//   runs as Python: makes the function object (calls to it "
+                                                   "are compiled)"))
+                continue
             self.lines.append(Line(self.depth, f"//   runs as Python (JIT Fallback): {info.reason.splitlines()[0]}"))
             self.module.fallback_report.append({
                 "file": info.stmt.loc.filename, "line": info.stmt.loc.line,

@@ -253,6 +253,8 @@ class ExprLowerer:
                 args.append(self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t))
             elif kind == "kw":
                 args.append(self.convert(self.expr(kw[where]), self.type_of(kw[where]), t))
+            elif kind == "outer":  # a free variable of a nested function: its current value
+                args.append(self.convert(CExpr(self.var(where)), self.tf.var_types[where], t))
             else:
                 args.append(self.constant(where, t).code)
         # Python evaluates arguments left to right (keywords in source order);

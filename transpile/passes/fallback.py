@@ -31,6 +31,7 @@ class FallbackInfo:
     definite: set = field(default_factory=set)  # written on every path through the statement
     declared: T.Type | None = None  # from # @jit.typing
     returns: bool = False
+    quiet: bool = False  # a nested def whose calls compile: not reported as a fallback
 
 
 def statement_text(fn: h.Function, loc: SourceLoc) -> str:

@@ -9,7 +9,9 @@ their argument types and join the same translation unit.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import os
+import types
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,15 +58,20 @@ class Program:
         self.in_progress: dict = {}
         self.order: list[TypedFunction] = []
         self.jit_deps: dict = {}  # (module, qualname) -> pyfunc of every jit function compiled in
+        self.closures: dict = {}  # code object of a nested def -> a function object for it
         self.global_deps: dict = {}  # (module, name) -> value of frozen globals
 
-    def specialize(self, pyfunc, arg_types: tuple) -> TypedFunction | None:
+    def specialize(self, pyfunc, arg_types: tuple, extra_params: tuple = ()) -> TypedFunction | None:
+        """Types pyfunc for arg_types; extra_params are the free variables of a
+        nested function, passed as trailing parameters (lambda lifting)."""
         key = (pyfunc, arg_types)
         if key in self.functions:
             return self.functions[key]
         if key in self.in_progress:
             return None  # recursion: the caller uses the provisional return type
         fn = self.frontend(pyfunc)
+        if extra_params:
+            fn = dataclasses.replace(fn, params=fn.params + tuple(h.Param(fn.loc, n) for n in extra_params))
         name = f"{fn.name}_{len(self.order) + len(self.in_progress)}"
         tf = TypedFunction(fn, pyfunc, arg_types, name)
         typer = FunctionTyper(self, tf)
@@ -108,6 +115,18 @@ def _target_names(t, out: set) -> None:
             _target_names(e, out)
 
 
+def _find_code(code, name: str, line: int):
+    """The code object of a def nested (at any depth) in `code`."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == name and const.co_firstlineno == line:
+                return const
+            found = _find_code(const, name, line)
+            if found is not None:
+                return found
+    return None
+
+
 def is_user_function(value) -> bool:
     """A plain Python function of the user's own project (not the standard
     library, site-packages or an extension): compiled with its caller."""
@@ -148,6 +167,8 @@ class FunctionTyper:
         self.unknown: list = []
         self.fullgraph = program.options.fullgraph
         self.fullgraph_errors: dict = {}
+        self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
+        self.find_local_defs(self.fn.body)
 
     # ---- driver ----------------------------------------------------------
 
@@ -177,6 +198,52 @@ class FunctionTyper:
             raise_collected(sorted(self.fullgraph_errors.values(), key=lambda e: (e.loc.line, e.loc.col)))
         if self.tf.return_type is None:
             self.tf.return_type = T.NONE
+
+    # ---- nested functions (closures) ---------------------------------------
+
+    def find_local_defs(self, stmts) -> None:
+        """Nested `def`s: the statement runs as Python (it makes the function
+        object), and calls to it compile, its free variables passed as
+        extra arguments."""
+        import ast
+
+        for s in stmts:
+            for sub in ("body", "orelse"):
+                if hasattr(s, sub):
+                    self.find_local_defs(getattr(s, sub))
+            if not isinstance(s, h.Unsupported):
+                continue
+            body = fallback.parse_statement(self.fn, s.loc)
+            if len(body) != 1 or not isinstance(body[0], ast.FunctionDef):
+                continue
+            node = body[0]
+            if node.decorator_list or node.args.defaults or node.args.kw_defaults or node.args.vararg \
+                    or node.args.kwarg or node.args.kwonlyargs:
+                continue
+            code = _find_code(self.tf.pyfunc.__code__, node.name, s.loc.line)
+            if code is None or node.name in self.local_defs:
+                self.local_defs.pop(node.name, None)
+                continue
+            fn = self.program.closures.get(code)
+            if fn is None:
+                cells = tuple(types.CellType() for _ in code.co_freevars)
+                fn = types.FunctionType(code, self.globals, node.name, None, cells)
+                self.program.closures[code] = fn
+            self.local_defs[node.name] = (s, fn)
+
+    def call_closure(self, node, fn, args, kwargs):
+        free = fn.__code__.co_freevars
+        outer = []
+        for name in free:
+            if name not in self.locals:
+                raise UnsupportedSyntaxError(f"nested function {fn.__name__}() uses '{name}' from an enclosing scope "
+                                             "other than this function", node.loc)
+            t = self.tf.var_types.get(name)
+            if t is None:
+                self.unknown.append(node)
+                return None
+            outer.append(t)
+        return self.call_jit(node, fn, fn, args, kwargs, tuple(free), tuple(outer))
 
     # ---- helpers ---------------------------------------------------------
 
@@ -298,7 +365,8 @@ class FunctionTyper:
         first = errors[0]
         construct = first.message.split(" is not supported")[0] if " is not supported" in first.message \
             else type(s).__name__.lower()
-        if self.fullgraph:
+        local_def = any(entry[0] is s for entry in self.local_defs.values())
+        if self.fullgraph and not local_def:
             for err in errors:
                 loc = err.loc or s.loc
                 self.fullgraph_errors[(loc.line, loc.col)] = UnsupportedSyntaxError(
@@ -309,6 +377,7 @@ class FunctionTyper:
                                         "the whole function runs in CPython")
         info = fallback.FallbackInfo(s, first.message, construct, names.loads & self.locals,
                                      names.stores & self.locals, names.definite & self.locals)
+        info.quiet = local_def
         comment = fallback.typing_comment(self.fn, s.loc)
         if comment is not None:
             info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name)
@@ -666,6 +735,12 @@ class FunctionTyper:
 
     def e_Call(self, node: h.Call):
         func = node.func
+        if isinstance(func, h.Name) and func.id in self.local_defs:
+            args = [self.number(a, self.expr(a)) for a in node.args]
+            kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
+            if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+                return None
+            return self.call_closure(node, self.local_defs[func.id][1], args, kwargs)
         if isinstance(func, h.Attribute):
             recv = self.expr(func.value)
             if recv is None:
@@ -721,7 +796,7 @@ class FunctionTyper:
         self.tf.calls[node] = ("lib", entry, info)
         return result
 
-    def call_jit(self, node, dispatcher, pyfunc, args, kwargs):
+    def call_jit(self, node, dispatcher, pyfunc, args, kwargs, free_names=(), free_types=()):
         import inspect
 
         sig = inspect.signature(pyfunc)
@@ -743,12 +818,13 @@ class FunctionTyper:
                 default = param.default
                 arg_types.append(self.type_of_value(node, default))
                 sources.append(("default", default))
-        arg_types = tuple(arg_types)
+        arg_types = tuple(arg_types) + tuple(free_types)
+        sources += [("outer", name) for name in free_names]
         for t in arg_types:
             if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
                 raise self.error(node, f"cannot pass {t} to a @jit function")
         try:
-            callee = self.program.specialize(pyfunc, arg_types)
+            callee = self.program.specialize(pyfunc, arg_types, tuple(free_names))
         except FunctionNotCompilable as exc:
             # The helper cannot be compiled at all: this call runs as Python.
             raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() cannot be compiled: {exc.message}", node.loc,

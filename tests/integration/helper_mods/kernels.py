@@ -49,3 +49,16 @@ def generator_helper(n):
     # squares is a generator and cannot be compiled: this statement alone runs as Python
     t = sum(squares(n))  # @jit.typing: () -> int
     return t + fib(5)
+
+
+@jit
+def closure_sum(a, k):
+    def scaled(x):
+        return x * k + shift           # k and shift come from the enclosing function
+
+    shift = 0.5
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += scaled(a[i])
+    shift = 2.0                         # late binding: later calls see the new value
+    return s + scaled(1.0)
