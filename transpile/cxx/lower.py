@@ -467,6 +467,50 @@ class FunctionLowerer(ExprLowerer):
             return f"{ctype(t)}({', '.join(self.pack_elems(c, it) for c, it in zip(elem, t.items))})"
         return self.convert(CExpr(elem), t, t)
 
+    def reduce_generator(self, kind: str, gen: h.GenExp, result, start_node) -> CExpr:
+        """sum/min/max/any/all of a generator expression: a loop emitted before
+        the statement (through self.pre, so while-conditions re-run it)."""
+        acc = self.tmp("acc")
+        rt = ctype(result)
+        saved = self.lines, self.depth, self.pre
+        self.lines, self.depth, self.pre = [], 0, []
+        if kind == "sum":
+            start = "0" if start_node is None else self.expr(start_node).code
+            self.emit(f"{rt} {acc} = tr::cast<{rt}>({start});")
+        elif kind in ("any", "all"):
+            self.emit(f"bool {acc} = {'false' if kind == 'any' else 'true'};")
+        else:
+            self.emit(f"{rt} {acc}{{}};")
+            self.emit(f"bool {acc}_seen = false;")
+        it = self.tf.loops[gen]
+        header, elems = self.iteration(gen.iter, it)
+        self.emit(header)
+        self.depth += 1
+        self.bind_loop_target(gen.target, elems, it)
+        for cond in gen.conds:
+            self.emit(f"if (!{self.condition(cond)}) continue;")
+        elt_t = self.type_of(gen.elt) if gen.elt not in self.tf.coerce else T.FLOAT
+        elt = self.expr(gen.elt).code
+        if kind == "sum":
+            self.emit(f"{acc} = tr::cast<{rt}>({acc} + tr::cast<{rt}>({elt}));")
+        elif kind == "any":
+            self.emit(f"if (tr::truthy({elt})) {{ {acc} = true; break; }}")
+        elif kind == "all":
+            self.emit(f"if (!tr::truthy({elt})) {{ {acc} = false; break; }}")
+        else:
+            op = "<" if kind == "min" else ">"
+            self.emit(f"{{ {rt} v = tr::cast<{rt}>({elt}); "
+                      f"if (!{acc}_seen || v {op} {acc}) {{ {acc} = v; {acc}_seen = true; }} }}")
+        _ = elt_t
+        self.depth -= 1
+        self.lines.append(Line(self.depth, "}"))
+        if kind in ("min", "max"):
+            self.emit(f'if (!{acc}_seen) tr::raise(TR_ERR_VALUE, "{kind}() arg is an empty sequence");')
+        body = self.lines
+        self.lines, self.depth, self.pre = saved
+        self.pre.extend("    " * line.indent + line.text for line in body)
+        return CExpr(acc)
+
     def program_elem_type(self, it):
         if isinstance(it, T.Range):
             return T.INT

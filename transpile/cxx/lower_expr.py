@@ -237,6 +237,9 @@ class ExprLowerer:
         _, entry, info = self.tf.calls[node]
         for header in entry.headers:
             self.module.include(header)
+        if info == "generator":  # sum/min/max/any/all over a generator expression: one loop
+            start = arg_nodes[1] if len(arg_nodes) > 1 else kw_nodes.get("start")
+            return self.reduce_generator(entry.name, arg_nodes[0], self.type_of(node), start)
         args = [self.expr(a) for a in arg_nodes]
         kwargs = {k: self.expr(v) for k, v in kw_nodes.items()}
         site = LowerSite(info, self.type_of(node), args, kwargs, [self.type_of(a) for a in arg_nodes],

@@ -45,6 +45,8 @@ class _Converter:
         self.src = src
         self.positions = positions
         self.errors: list[UnsupportedSyntaxError] = []
+        self.renames: dict = {}  # comprehension variables, renamed apart from the function's
+        self.gen_counter = 0
 
     def loc(self, node):
         rng = self.positions[node]
@@ -169,7 +171,7 @@ class _Converter:
 
     def target(self, t):
         if isinstance(t, cst.Name):
-            return h.Name(self.loc(t), t.value)
+            return h.Name(self.loc(t), self.renames.get(t.value, t.value))
         if isinstance(t, (cst.Tuple, cst.List)):
             elts = []
             for el in t.elements:
@@ -195,7 +197,22 @@ class _Converter:
     def e_Name(self, e):
         if e.value in ("True", "False", "None"):
             return h.Const(self.loc(e), {"True": True, "False": False, "None": None}[e.value])
-        return h.Name(self.loc(e), e.value)
+        return h.Name(self.loc(e), self.renames.get(e.value, e.value))
+
+    def e_GeneratorExp(self, e):
+        if e.for_in.inner_for_in is not None or e.for_in.asynchronous:
+            return self.unsupported(e, "generator expression with several for clauses")
+        comp = e.for_in
+        iter_ = self.expr(comp.iter)  # evaluated in the enclosing scope
+        self.gen_counter += 1
+        saved = dict(self.renames)
+        for name in _target_names(comp.target):
+            self.renames[name] = f"gen{self.gen_counter}__{name}"
+        target = self.target(comp.target)
+        conds = tuple(self.expr(c.test) for c in comp.ifs)
+        elt = self.expr(e.elt)
+        self.renames = saved
+        return h.GenExp(self.loc(e), elt, target, iter_, conds)
 
     def _literal(self, e):
         return h.Const(self.loc(e), ast.literal_eval(e.value))
@@ -279,6 +296,14 @@ class _Converter:
                 continue
             elts.append(self.expr(el.value))
         return h.TupleExpr(self.loc(e), tuple(elts))
+
+
+def _target_names(t) -> list:
+    if isinstance(t, cst.Name):
+        return [t.value]
+    if isinstance(t, (cst.Tuple, cst.List)):
+        return [n for el in t.elements for n in _target_names(el.value)]
+    return []
 
 
 def to_hir(fn_node: cst.FunctionDef, positions, src: FunctionSource, qualname: str) -> h.Function:

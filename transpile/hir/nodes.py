@@ -104,6 +104,17 @@ class TupleExpr(Expr):
     elts: tuple
 
 
+@node
+class GenExp(Expr):
+    """(elt for target in iter if cond...): consumed by sum/min/max/any/all.
+    Its target names are renamed apart (comprehension scope)."""
+
+    elt: Expr
+    target: Expr
+    iter: Expr
+    conds: tuple
+
+
 # ---- statements ----------------------------------------------------------
 
 @node
@@ -204,5 +215,6 @@ class Function(Node):
     file_lines: tuple = field(default=(), repr=False)  # the whole file, for fallback regions
 
 
-EXPR_NODES = (Name, Const, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Slice, Subscript, TupleExpr)
+EXPR_NODES = (Name, Const, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Slice, Subscript, TupleExpr,
+              GenExp)
 STMT_NODES = (Assign, AugAssign, ExprStmt, If, While, For, Break, Continue, Return, Pass, Assert, Unsupported)

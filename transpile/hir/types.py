@@ -131,6 +131,16 @@ class Zip(Type):
 
 
 @dataclass(frozen=True, repr=False)
+class Generator(Type):
+    """A generator expression: consumed in place by sum/min/max/any/all."""
+
+    elt: Type
+
+    def spell(self) -> str:
+        return f"generator[{self.elt.spell()}]"
+
+
+@dataclass(frozen=True, repr=False)
 class DType(Type):
     """A dtype object used as a value (np.float32, a.dtype): compile-time only."""
 

@@ -98,6 +98,10 @@ def _minmax(which):
     def infer(site):
         if len(site.args) == 1:
             t = site.args[0]
+            if isinstance(t, T.Generator):
+                if t.elt.kind == "c":
+                    raise site.error("'<' not supported between instances of 'complex' and 'complex'")
+                return t.elt, "generator"
             if isinstance(t, T.Array) and t.ndim == 1:
                 return t.scalar, "array"
             if isinstance(t, T.Tuple) and t.homogeneous is not None and isinstance(t.homogeneous, T.Scalar):
@@ -199,6 +203,11 @@ def _sum(site):
     site.check_arity(1, 2, ("start",))
     t = site.args[0]
     start = site.arg_type(1, "start") or T.INT
+    if isinstance(t, T.Generator):
+        try:
+            return promote.binary("+", start, t.elt).result, "generator"
+        except promote.PromotionError as exc:
+            raise site.error(str(exc)) from None
     if isinstance(t, T.Array) and t.ndim >= 1:
         elem = t.scalar if t.ndim == 1 else T.Array(t.dtype, t.ndim - 1, "A")
         try:
@@ -222,6 +231,22 @@ def _sum_lower(ls):
     return CExpr(f"tr::builtins::iter_sum<{ct}>({lw.ev(ls.args[0])}, {ct}({start}))")
 
 
+def _any_all(which):
+    def infer(site):
+        site.check_arity(1, 1)
+        t = site.args[0]
+        if isinstance(t, T.Generator):
+            return T.BOOL, "generator"
+        if isinstance(t, T.Array) and t.ndim == 1:
+            return T.BOOL, "array"
+        raise site.error(f"{which}() of {t} is not supported", "pass a generator expression or a 1-d array")
+
+    def lower(ls):
+        return CExpr(f"bool(tr::np::{which}({ls.lower.ev(ls.args[0])}))")
+
+    return infer, lower
+
+
 def _entry(name, infer, lower, *headers):
     return Entry(name, infer, lower, tuple(headers) or (H_BUILTINS,))
 
@@ -239,5 +264,7 @@ register(builtins.bool, _entry("bool", *_conv(T.BOOL, "bool")))
 register(builtins.complex, _entry("complex", *_conv(T.COMPLEX, "complex")))
 register(builtins.round, _entry("round", _round, _round_lower))
 register(builtins.sum, _entry("sum", _sum, _sum_lower, H_ITER))
+register(builtins.any, _entry("any", *_any_all("any"), "transpile_rt/numpy/reduce.hpp"))
+register(builtins.all, _entry("all", *_any_all("all"), "transpile_rt/numpy/reduce.hpp"))
 
 _ = NOT_CONST

@@ -440,7 +440,7 @@ class FunctionTyper:
         if t is None:
             return
         if isinstance(target, h.Name):
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator)):
                 raise self.error(target, f"cannot store {t} in a variable in compiled code",
                                  "use the value directly where it is needed")
             self.set_var(target, target.id, t)
@@ -551,7 +551,7 @@ class FunctionTyper:
         t = T.NONE if s.value is None else self.expr(s.value)
         if t is None:
             return
-        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
+        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator)):
             raise self.error(s, f"cannot return {t} from compiled code")
         old = self.tf.return_type
         new = t if old is None else self.join(s, old, t, "the return value")
@@ -730,6 +730,24 @@ class FunctionTyper:
         self.tf.subscripts[node] = info
         return info.result
 
+    def e_GenExp(self, node: h.GenExp):
+        it = self.expr(node.iter)
+        if it is None:
+            return None
+        elem = self.element_type(node.iter, it)
+        _target_names(node.target, self.locals)
+        self.tf.loops[node] = it
+        self.bind(node.target, elem, node)
+        for cond in node.conds:
+            self.truth_test(cond)
+        elt = self.number(node.elt, self.expr(node.elt))
+        if elt is None:
+            return None
+        if not isinstance(elt, T.Scalar):
+            raise self.error(node.elt, f"generator expressions of {elt} are not supported",
+                             "generate numbers (for sum/min/max/any/all)")
+        return T.Generator(elt)
+
     def e_Slice(self, node):
         raise self.error(node, "a slice is only allowed inside [ ]")
 
@@ -850,5 +868,5 @@ EXPR_RULES = {
     h.UnaryOp: FunctionTyper.e_UnaryOp, h.BoolOp: FunctionTyper.e_BoolOp, h.Compare: FunctionTyper.e_Compare,
     h.IfExp: FunctionTyper.e_IfExp, h.TupleExpr: FunctionTyper.e_TupleExpr,
     h.Attribute: FunctionTyper.e_Attribute, h.Subscript: FunctionTyper.e_Subscript,
-    h.Slice: FunctionTyper.e_Slice, h.Call: FunctionTyper.e_Call,
+    h.Slice: FunctionTyper.e_Slice, h.Call: FunctionTyper.e_Call, h.GenExp: FunctionTyper.e_GenExp,
 }
