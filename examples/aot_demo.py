@@ -19,11 +19,13 @@ results = {
     "norm2": float(aot_pkg.norm2(x)),
     "smooth": aot_pkg.smooth(u.copy(), 3).tolist(),
     "smooth32": aot_pkg.smooth(u.astype(np.float32), 3).tolist(),
+    "centered": aot_pkg.centered(x).tolist(),
 }
 expected = {
     "axpy": aot_pkg.axpy.py_func(2.0, x, y).tolist(),
     "norm2": float(aot_pkg.norm2.py_func(x)),
     "smooth": aot_pkg.smooth.py_func(u.copy(), 3).tolist(),
     "smooth32": aot_pkg.smooth.py_func(u.astype(np.float32), 3).tolist(),
+    "centered": aot_pkg.centered.py_func(x).tolist(),
 }
 print(json.dumps({"same": results == expected, "compiles": dispatcher.COMPILE_COUNT}))

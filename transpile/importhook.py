@@ -150,10 +150,12 @@ def _deps_valid(deps: dict, py_func) -> bool:
 
     home = py_func.__module__
     for module, qualname, digest in deps.get("jit", []):
+        if "<locals>" in qualname:
+            continue  # defined inside a function whose own source is checked
         target = _resolve(module or home, qualname)
-        fn = getattr(target, "py_func", None)
+        fn = getattr(target, "py_func", target)  # a @jit function or a plain helper compiled in
         try:
-            if fn is None or text_hash(fn) != digest:
+            if fn is None or not hasattr(fn, "__code__") or text_hash(fn) != digest:
                 return False
         except (OSError, TypeError):
             return False

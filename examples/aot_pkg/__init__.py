@@ -6,6 +6,6 @@
 The artifacts in __transpile__/ load without a C++ compiler; ship them as
 package data (see the README's "Command line" section).
 """
-from .kernels import axpy, norm2, smooth
+from .kernels import axpy, centered, norm2, smooth
 
-__all__ = ["axpy", "norm2", "smooth"]
+__all__ = ["axpy", "centered", "norm2", "smooth"]

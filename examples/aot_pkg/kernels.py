@@ -1,6 +1,10 @@
 """Kernels whose signatures come from the three sources `transpile build` reads."""
 from __future__ import annotations  # annotations such as float64[:] are read, never evaluated
 
+import statistics
+
+import numpy as np
+
 from transpile import jit
 
 SCALE = 0.5
@@ -35,3 +39,14 @@ def norm2(x):
     for i in range(x.shape[0]):
         s += square(x[i]) * SCALE
     return s
+
+
+# 4. A statement outside the compiled subset runs as Python (JIT Fallback);
+#    the prebuilt artifact rebuilds that callback from this source at load time.
+@jit
+def centered(x: float64[:]):
+    med = statistics.median(x.tolist())
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] - med
+    return out

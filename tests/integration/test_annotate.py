@@ -36,11 +36,23 @@ SOURCE = textwrap.dedent('''\
         return t
 
 
-    @jit
+    @jit(fullgraph=True)
     def bad(x: float64[:]):
         z = np.zeros(3)
         z = 1.0
         return z
+
+
+    @jit
+    def mixed(x: float64[:]):
+        z = np.zeros(3)
+        z = x.sum()
+        return z
+
+
+    @jit
+    def gen(x: float64[:]):
+        yield x
 
 
     @jit
@@ -63,7 +75,7 @@ PROBE = '''
             cxx_visible: !!(x && x.offsetHeight > 0), cxx: x ? x.textContent : null};
   }
   var r = {before: {}, after: {}, folded: null, others_hidden: true};
-  [5, 10, 11, 14, 21, 27, 31].forEach(function (n) { r.before[n] = state(n); });
+  [5, 10, 11, 14, 21, 28, 34, 39, 43].forEach(function (n) { r.before[n] = state(n); });
   document.getElementById('L14').click();
   [10, 14].forEach(function (n) { r.after[n] = state(n); });
   document.querySelectorAll('.cxx').forEach(function (x) {
@@ -107,7 +119,8 @@ def test_report_is_self_contained(report):
     summary = json.loads(unescape(re.search(r"<script type='application/json' id='summary'>(.*?)</script>", page,
                                              re.S).group(1)))
     status = {f["name"]: f["status"] for f in summary["functions"]}
-    assert status == {"good": "compiled", "bad": "failed", "nosig": "no signature"}
+    assert status == {"good": "compiled", "bad": "failed", "mixed": "compiled", "gen": "runs in CPython",
+                      "nosig": "no signature"}
 
 
 def test_report_in_headless_chromium(report, tmp_path):
@@ -124,15 +137,20 @@ def test_report_in_headless_chromium(report, tmp_path):
     before, after = r["before"], r["after"]
 
     # marks: classes, symbols and the colours the browser paints
-    green, red, grey = "rgb(232, 247, 232)", "rgb(253, 228, 228)", "rgb(243, 243, 243)"
+    green, red, grey, amber = "rgb(232, 247, 232)", "rgb(253, 228, 228)", "rgb(243, 243, 243)", "rgb(255, 244, 214)"
     assert "compiled" in before["10"]["cls"] and before["10"]["mark"] == "✓" and before["10"]["bg"] == green
     assert "compiled" in before["14"]["cls"] and before["14"]["bg"] == green
     assert before["11"]["cls"].split() == ["line"] and before["11"]["mark"] == ""  # a comment: no mark
     assert "error" in before["21"]["cls"] and before["21"]["mark"] == "✗" and before["21"]["bg"] == red
     assert "variable 'z' holds values of two incompatible types" in before["21"]["reason"]
-    assert "no signature known" in before["27"]["reason"]
-    assert "error" in before["27"]["cls"] and before["27"]["bg"] == red  # nosig: no signature known
-    assert "python" in before["5"]["cls"] and before["31"]["bg"] == grey  # plain Python
+    assert "no signature known" in before["39"]["reason"]
+    assert "error" in before["39"]["cls"] and before["39"]["bg"] == red  # nosig: no signature known
+    assert "python" in before["5"]["cls"] and before["43"]["bg"] == grey  # plain Python
+    # JIT Fallback: one statement of a compiled function, and a whole generator
+    assert "fallback" in before["28"]["cls"] and before["28"]["mark"] == "↯" and before["28"]["bg"] == amber
+    assert "runs as Python (JIT Fallback): variable 'z' holds values of two incompatible" in before["28"]["reason"]
+    assert "runs as Python" in before["28"]["cxx"]  # its C++: the call into the Python region
+    assert "fallback" in before["34"]["cls"] and "the whole function runs in CPython" in before["34"]["reason"]
 
     # inferred types beside the lines
     assert before["10"]["types"] == "a: float, x: float64[:], y: float64[::1]"

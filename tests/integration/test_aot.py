@@ -49,14 +49,15 @@ def built(tmp_path_factory):
     out = subprocess.run([str(EXE), "build", "--inplace", "-j", "2", "aot_pkg"], cwd=work, capture_output=True,
                          text=True, timeout=600, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "5 built, 0 up to date, 0 failed" in out.stdout
+    assert "6 built, 0 up to date, 0 failed" in out.stdout
     return work
 
 
 def test_build_writes_manifest(built):
     manifest = json.loads((built / "aot_pkg" / "__transpile__" / "manifest.json").read_text())
     got = sorted((e["qualname"], tuple(e["arg_types"])) for e in manifest["entries"])
-    assert got == [("axpy", ("float", "float64[:]", "float64[:]")), ("norm2", ("float64[:]",)),
+    assert got == [("axpy", ("float", "float64[:]", "float64[:]")), ("centered", ("float64[:]",)),
+                   ("norm2", ("float64[:]",)),
                    ("smooth", ("float32[:, :]", "int")), ("smooth", ("float64[:, :]", "int")),
                    ("square", ("float64",))]
     for e in manifest["entries"]:
@@ -123,8 +124,8 @@ def test_stale_artifacts(built, tmp_path):
     out = run_py(["-m", "transpile", "run", "check.py"], work, no_compiler_env(tmp_path))
     data = json.loads(out.stdout.strip().splitlines()[-1])
     assert data == {"axpy": expected_axpy, "norm2": expected_norm, "compiles": 0}
-    assert "NoCompilerWarning" in out.stderr and "axpy(float, float64[::1], float64[::1]) runs as plain Python" \
-        in out.stderr
+    assert "NoCompilerWarning" in out.stderr and "runs as plain Python" in out.stderr
+    assert "axpy(float, float64[::1], float64[::1]): no C++ compiler found and no prebuilt artifact" in out.stderr
     assert "norm2" not in out.stderr  # unchanged: still prebuilt
 
     env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
@@ -175,4 +176,43 @@ def test_rebuild_is_up_to_date(built):
     out = subprocess.run([str(EXE), "build", "--inplace", "aot_pkg/kernels.py"], cwd=built, capture_output=True,
                          text=True, timeout=300, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert out.returncode == 0, out.stderr
-    assert "0 built, 5 up to date, 0 failed" in out.stdout
+    assert "0 built, 6 up to date, 0 failed" in out.stdout
+
+
+MAIN_SCRIPT = '''\
+from __future__ import annotations
+import json, sys
+import numpy as np
+from transpile import jit
+import transpile.dispatcher as d
+
+OFFSET = 2.0
+
+
+@jit
+def total(x: float64[:]):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * OFFSET
+    return s
+
+
+if __name__ == "__main__":
+    x = np.arange(float(sys.argv[1]))
+    print(json.dumps({"r": float(total(x)), "e": float(total.py_func(x)), "compiles": d.COMPILE_COUNT,
+                      "argv": sys.argv[1:]}))
+'''
+
+
+def test_script_built_in_place_runs_as_main(tmp_path):
+    """A script's own functions, built while imported as `main_script`, serve
+    it when it runs as __main__ (its frozen constant is found there)."""
+    work = tmp_path / "script"
+    work.mkdir()
+    (work / "main_script.py").write_text(MAIN_SCRIPT)
+    out = subprocess.run([str(EXE), "build", "--inplace", "-q", "main_script.py"], cwd=work, capture_output=True,
+                         text=True, timeout=300, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert out.returncode == 0, out.stderr
+    out = run_py(["-W", "error", "-m", "transpile", "run", "main_script.py", "5", "--flag"], work,
+                 no_compiler_env(tmp_path))
+    assert json.loads(out.stdout) == {"r": 20.0, "e": 20.0, "compiles": 0, "argv": ["5", "--flag"]}

@@ -18,6 +18,7 @@ from transpile import aot, cli
 from transpile.build import toolchain
 from transpile.hir import types as T
 from transpile.options import Options
+from transpile.resources import fingerprint
 
 EXE = Path(sys.executable).parent / "transpile"
 
@@ -55,6 +56,7 @@ def project(tmp_path, monkeypatch):
     (src / "cli_syntax.py").write_text("from transpile import jit\n\ndef broken(:\n    pass\n")
     (src / "unrelated.py").write_text("raise SystemExit('never imported: it does not mention the compiler')\n")
     monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(tmp_path / "cache"))
+    fingerprint.cache_clear()  # this long-lived process keys builds as a new process would now
     before = set(sys.modules)
     yield src
     for name in set(sys.modules) - before:
