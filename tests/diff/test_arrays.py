@@ -8,11 +8,7 @@ import pytest
 
 from transpile import jit as _jit
 
-
-def jit(fn=None, **options):
-    """@jit with fullgraph=True: a construct that would fall back to CPython
-    (JIT Fallback) fails the test instead of passing it vacuously."""
-    return _jit(fn, fullgraph=True, **options)
+from ._support import check_items, jit
 
 
 def values(dtype, shape, seed=0, nonzero=False):
@@ -45,18 +41,32 @@ def arith(a, b):
     return a + b, a * b, a - b, a / b
 
 
-ARITH_DTYPES = [
-    ("int8", "int8"), ("int8", "uint8"), ("int16", "int32"), ("uint32", "int64"), ("uint64", "int64"),
-    ("uint64", "uint64"), ("float32", "float32"), ("float32", "int16"), ("float32", "int32"),
-    ("float32", "float64"), ("float64", "complex128"), ("uint8", "float32"), ("int64", "float64"),
-    ("complex128", "int32"),
-]
+@jit
+def arith_promotions(b1, i8, u8, i16, i32, u32, i64, u64, f32, f64, c128):
+    # One specialization for many dtype pairs (NumPy 2 promotion); each
+    # array has its own dtype, all have shape (3, 4).
+    return (
+        i8 + i8, i8 * u8, i16 - i32, u32 + i64, u64 + i64, u64 * u64, f32 + f32, f32 * i16, f32 - i32,
+        f32 + f64, f64 * c128, u8 - f32, i64 / f64, c128 / i32, i8 / i8, u64 / u64, i16 / f32,
+        u8 + i8, u32 - i32, i64 * u8, b1 + i8, b1 * f32, c128 - f32, u64 - u8, u32 * f32, i32 / i16,
+        b1 + u64, c128 * c128, f64 - i8, u8 * u8,
+    )
 
 
-@pytest.mark.parametrize("da,db", ARITH_DTYPES)
-def test_array_arith_promotion(check, da, db):
+PROMOTION_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "uint32", "int64", "uint64", "float32", "float64",
+                    "complex128"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_array_arith_promotion(check, seed):
+    arrays = [values(d, (3, 4), seed + k, nonzero=True) for k, d in enumerate(PROMOTION_DTYPES)]
     with np.errstate(over="ignore"):  # int8 products wrap, as in NumPy
-        check(arith, values(da, (3, 4), 1), values(db, (3, 4), 2, nonzero=True))
+        check_items(check, arith_promotions, *arrays)
+
+
+def test_array_arith_same_dtype_different_shapes(check):
+    with np.errstate(over="ignore"):
+        check(arith, values("int64", (3, 4), 1), values("int64", (4,), 2, nonzero=True))
 
 
 @jit
@@ -97,9 +107,15 @@ def int_floor_mod(a, b):
     return a // b, a % b
 
 
-@pytest.mark.parametrize("dtype", ["int64", "int8", "uint16"])
-def test_int_array_floor_div_mod(check, dtype):
-    check(int_floor_mod, values(dtype, (10,), 3), values(dtype, (10,), 4, nonzero=True))
+@jit
+def small_int_floor_mod(i8a, i8b, u16a, u16b):
+    return i8a // i8b, i8a % i8b, u16a // u16b, u16a % u16b, i8a // u16b, u16a % i8b
+
+
+def test_int_array_floor_div_mod(check):
+    check(int_floor_mod, values("int64", (10,), 3), values("int64", (10,), 4, nonzero=True))
+    check_items(check, small_int_floor_mod, values("int8", (10,), 3), values("int8", (10,), 4, nonzero=True),
+                values("uint16", (10,), 5), values("uint16", (10,), 6, nonzero=True))
 
 
 def test_int_array_floor_div_mod_by_zero_is_zero(check):
@@ -125,41 +141,44 @@ def test_float_array_division_by_zero_is_ieee(check):
 
 
 @jit
-def array_with_python_scalars(a):
-    return a * 2, a + 1.5, a - 3, 2 * a, 1 - a, a / 2, a * True
-
-
-@pytest.mark.parametrize("dtype", ["float32", "int8", "uint8", "int64", "complex128", "bool"])
-def test_array_with_python_scalars_nep50(check, dtype):
+def array_with_python_scalars(f32, i8, u8, i64, c128, b1):
     # float32 * 2.0 stays float32, int8 + 1 stays int8, int8 + 1.5 is float64 ...
     # (bool - 3 is allowed: with a Python int the subtraction runs in int64.)
+    return (f32 * 2, f32 + 1.5, f32 - 3, 2 * f32, 1 - f32, f32 / 2, f32 * True,
+            i8 * 2, i8 + 1.5, i8 - 3, 2 * i8, 1 - i8, i8 / 2, i8 * True,
+            u8 * 2, u8 + 1.5, u8 - 3, 2 * u8, 1 - u8, u8 / 2, u8 * True,
+            i64 * 2, i64 + 1.5, i64 - 3, 2 * i64, 1 - i64, i64 / 2, i64 * True,
+            c128 * 2, c128 + 1.5, c128 - 3, 2 * c128, 1 - c128, c128 / 2, c128 * True,
+            b1 * 2, b1 + 1.5, b1 - 3, 2 * b1, 1 - b1, b1 / 2, b1 * True, f32 * 1j, i8 + 1j)
+
+
+def test_array_with_python_scalars_nep50(check):
+    arrays = [values(d, (5,), 7) for d in ("float32", "int8", "uint8", "int64", "complex128", "bool")]
     with np.errstate(over="ignore"):
-        check(array_with_python_scalars, values(dtype, (5,), 7))
+        check_items(check, array_with_python_scalars, *arrays)
 
 
 @jit
-def array_with_numpy_scalar(a, s):
-    return a * s, s - a
+def array_with_numpy_scalars(f32, i8, f64, i32, s64, si64, s32, su32):
+    # a NumPy scalar is not weak: float32 array * float64 scalar is float64,
+    # int8 array + int64 scalar is int64, ...
+    return f32 * s64, s64 - f32, i8 * si64, si64 - i8, f64 * s32, s32 - f64, i32 * su32, su32 - i32
 
 
-@pytest.mark.parametrize("dtype,scalar", [
-    ("float32", np.float64(2.5)),  # a float64 scalar is not weak: the result is float64
-    ("int8", np.int64(3)),         # int8 with an int64 scalar is int64
-    ("float64", np.float32(0.5)),
-    ("int32", np.uint32(7)),
-])
-def test_array_with_numpy_scalar(check, dtype, scalar):
-    check(array_with_numpy_scalar, values(dtype, (4,), 8), scalar)
+def test_array_with_numpy_scalar(check):
+    check_items(check, array_with_numpy_scalars, values("float32", (4,), 8), values("int8", (4,), 8),
+                values("float64", (4,), 8), values("int32", (4,), 8), np.float64(2.5), np.int64(3), np.float32(0.5),
+                np.uint32(7))
 
 
 @jit
-def powers(a):
-    return a ** 2, a ** 3, a * a * a
+def powers(i, f, h):
+    return i ** 2, i ** 3, i * i * i, f ** 2, f ** 0.5, f ** 3, h ** 2, h ** 3, h ** 0.5, i ** 0
 
 
-@pytest.mark.parametrize("dtype", ["int64", "float64", "float32"])
-def test_array_power(check, dtype):
-    check(powers, values(dtype, (6,), 9))
+def test_array_power(check):
+    with np.errstate(invalid="ignore"):
+        check_items(check, powers, values("int64", (6,), 9), values("float64", (6,), 9), values("float32", (6,), 9))
 
 
 @jit
@@ -183,37 +202,32 @@ def comparisons(a, b):
     return a < b, a <= b, a == b, a != b, a > 0, 0.5 >= a
 
 
-@pytest.mark.parametrize("da,db", [("float64", "float64"), ("int32", "float32"), ("uint8", "int8")])
-def test_array_comparisons(check, da, db):
-    a = values(da, (5,), 10)
-    b = values(db, (5,), 11)
+@jit
+def mixed_comparisons(i32, f32, u8, i8):
+    return i32 < f32, i32 == f32, u8 > i8, u8 <= i8, i8 == u8, f32 >= 0.5, u8 != 3
+
+
+def test_array_comparisons(check):
+    a = values("float64", (5,), 10)
+    b = values("float64", (5,), 11)
     a[0] = b[0] = 7
     check(comparisons, a, b)
 
 
-def test_array_comparisons_with_nan(check):
-    check(comparisons, np.array([np.nan, 1.0, np.inf]), np.array([np.nan, np.nan, np.inf]))
+def test_array_comparisons_mixed_dtypes(check):
+    i32, f32, u8, i8 = (values(d, (5,), 12 + k) for k, d in enumerate(("int32", "float32", "uint8", "int8")))
+    i32[0] = f32[0] = u8[0] = i8[0] = 7
+    check_items(check, mixed_comparisons, i32, f32, u8, i8)
 
 
 @jit
-def unary_ops(a):
-    return -a, +a, abs(a)
+def unary_ops(i16, f32, c128, i32, u8, b1):
+    return -i16, +i16, abs(i16), -f32, +f32, abs(f32), -c128, +c128, abs(c128), ~i32, ~u8, ~b1, -u8
 
 
-@pytest.mark.parametrize("dtype", ["int16", "float32", "complex128"])
-def test_array_unary(check, dtype):
-    check(unary_ops, values(dtype, (2, 3), 12))
-
-
-@jit
-def invert(a):
-    return ~a
-
-
-@pytest.mark.parametrize("a", [np.array([0, 5, -1], dtype=np.int32), np.array([0, 200], dtype=np.uint8),
-                               np.array([True, False])])
-def test_array_invert(check, a):
-    check(invert, a)
+def test_array_unary(check):
+    arrays = [values(d, (2, 3), 12) for d in ("int16", "float32", "complex128", "int32", "uint8", "bool")]
+    check_items(check, unary_ops, *arrays)
 
 
 @jit
@@ -533,9 +547,15 @@ def test_index_1d(check, i):
     check(get_item, np.array([1.5, 2.5, 3.5, 4.5, 5.5]), i)
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float32", "bool", "uint64", "complex128"])
-def test_index_gives_numpy_scalar_of_dtype(check, dtype):
-    check(get_item, values(dtype, (4,), 33), 2)
+@jit
+def get_items(i32, f32, b1, u64, c128, i):
+    return i32[i], f32[i], b1[i], u64[i], c128[i], f32[i] * 2.0, i32[i] + 1
+
+
+def test_index_gives_numpy_scalar_of_dtype(check):
+    arrays = [values(d, (4,), 33) for d in ("int32", "float32", "bool", "uint64", "complex128")]
+    check_items(check, get_items, *arrays, 2)
+    check_items(check, get_items, *arrays, -4)
 
 
 @pytest.mark.parametrize("i", [5, -6, 100, -100])

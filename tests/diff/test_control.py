@@ -5,13 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transpile import jit as _jit
-
-
-def jit(fn=None, **options):
-    """@jit with fullgraph=True: a construct that would fall back to CPython
-    (JIT Fallback) fails the test instead of passing it vacuously."""
-    return _jit(fn, fullgraph=True, **options)
+from ._support import jit
 
 # --------------------------------------------------------------------------
 # if / elif / else, early returns
@@ -182,43 +176,26 @@ def test_nested_break(check, n):
 
 
 @jit
-def loop_variable_after_loop(n):
+def loop_target_semantics(n):
     i = -1
     for i in range(n):
         pass
-    return i
+    last = i  # the target keeps its last value (untouched if the loop ran 0 times)
+    s = 0
+    for j in range(n):
+        s += j
+        j = 100  # assigning the target does not change the iteration
+    count = 0
+    m = n
+    for k in range(m):
+        m = 0  # changing the bound does not change the range
+        count += 1
+    return last, s, count
 
 
 @pytest.mark.parametrize("n", [0, 1, 5])
-def test_loop_variable_after_loop(check, n):
-    # After the loop the target keeps its last value (and is untouched if the loop ran 0 times).
-    check(loop_variable_after_loop, n)
-
-
-@jit
-def assign_loop_variable_in_body(n):
-    s = 0
-    for i in range(n):
-        s += i
-        i = 100  # does not change the iteration
-    return s
-
-
-def test_assign_loop_variable_in_body(check):
-    check(assign_loop_variable_in_body, 5)
-
-
-@jit
-def range_bound_evaluated_once(n):
-    count = 0
-    for i in range(n):
-        n = 0  # changing n does not change the range
-        count += 1
-    return count
-
-
-def test_range_bound_evaluated_once(check):
-    check(range_bound_evaluated_once, 6)
+def test_loop_target_semantics(check, n):
+    check(loop_target_semantics, n)
 
 
 # --------------------------------------------------------------------------
@@ -284,24 +261,15 @@ def range2(start, stop):
     s = 0
     for i in range(start, stop):
         s = s * 3 + i
-    return s
+    out = 0
+    for i in range(10, -1, -2):  # literal negative step
+        out = out * 10 + i
+    return s, out
 
 
 @pytest.mark.parametrize("start,stop", [(0, 5), (5, 0), (-3, 3)])
-def test_range_two_args(check, start, stop):
+def test_range_two_args_and_literal_step(check, start, stop):
     check(range2, start, stop)
-
-
-@jit
-def range_literal_negative_step():
-    out = 0
-    for i in range(10, -1, -2):
-        out = out * 10 + i
-    return out
-
-
-def test_range_literal_negative_step(check):
-    check(range_literal_negative_step)
 
 
 @jit
@@ -323,29 +291,20 @@ def test_range_of_numpy_int(check):
 
 
 @jit
-def iterate_1d(a):
+def iterate_1d(a, b):
     s = 0.0
     for x in a:
         s = s * 0.5 + x
-    return s
+    t = 0
+    for y in b:
+        t += y
+    return s, t
 
 
 def test_iterate_1d(check):
-    check(iterate_1d, np.array([1.0, 2.0, 3.0, 4.0]))
-    check(iterate_1d, np.arange(10.0)[::-3])  # a negative-stride view
-
-
-@jit
-def iterate_1d_int(a):
-    s = 0
-    for x in a:
-        s += x
-    return s
-
-
-def test_iterate_1d_elements_keep_dtype(check):
-    # Elements of an int32 array are np.int32; 0 + np.int32 is np.int32 (NEP 50).
-    check(iterate_1d_int, np.array([1, 2, 3], dtype=np.int32))
+    # Elements keep the array dtype: 0 + np.int32 is np.int32 (NEP 50).
+    check(iterate_1d, np.array([1.0, 2.0, 3.0, 4.0]), np.array([1, 2, 3], dtype=np.int32))
+    check(iterate_1d, np.arange(10.0)[::-3], np.array([7], dtype=np.int32))  # a negative-stride view
 
 
 @jit
@@ -373,25 +332,19 @@ def test_iterate_2d_rows_are_views(check):
 
 
 @jit
-def use_enumerate(a):
+def use_enumerate(a, b, start):
     s = 0.0
     for i, x in enumerate(a):
         s += i * x
-    return s
-
-
-@jit
-def use_enumerate_start(a, start):
-    s = 0
-    for i, x in enumerate(a, start):
-        s += i * x
-    return s
+    t = 0
+    for j, y in enumerate(b, start):  # own names: x holds float64 above
+        t += j * y
+    return s, t
 
 
 def test_enumerate(check):
-    check(use_enumerate, np.array([1.5, 2.0, -3.0]))
-    check(use_enumerate_start, np.array([1, 2, 3], dtype=np.int64), 10)
-    check(use_enumerate_start, np.array([1, 2, 3], dtype=np.int64), -1)
+    check(use_enumerate, np.array([1.5, 2.0, -3.0]), np.array([1, 2, 3], dtype=np.int64), 10)
+    check(use_enumerate, np.array([1.5]), np.array([1, 2, 3], dtype=np.int64), -1)
 
 
 @jit
@@ -410,27 +363,18 @@ def test_zip_stops_at_shortest(check, na, nb):
 
 
 @jit
-def zip_enumerate(a, b):
+def zip_enumerate(a, b, c):
     s = 0.0
     for i, (x, y) in enumerate(zip(a, b)):
         s += i * (x - y)
-    return s
-
-
-def test_enumerate_of_zip(check):
-    check(zip_enumerate, np.array([1.0, 5.0, 2.0]), np.array([0.5, 0.5, 4.0]))
-
-
-@jit
-def zip_three(a, b, c):
-    s = 0
+    t = 0.0
     for x, y, z in zip(a, b, c):
-        s += x * y - z
-    return s
+        t += x * y - z
+    return s, t
 
 
-def test_zip_three(check):
-    check(zip_three, np.array([1, 2, 3]), np.array([4, 5, 6]), np.array([7, 8, 9]))
+def test_enumerate_of_zip_and_zip_of_three(check):
+    check(zip_enumerate, np.array([1.0, 5.0, 2.0]), np.array([0.5, 0.5, 4.0]), np.array([7.0, 8.0]))
 
 
 @jit
@@ -457,28 +401,19 @@ def tuple_unpacking(a, b, c):
     (p, q), r = (x, c), y
     t = (p, q, r)
     u, v, w = t
-    return u, v, w
+    d = e = c * 2  # chained assignment
+    d += 1
+    return u, v, w, d, e
 
 
-def test_tuple_unpacking(check):
+def test_tuple_unpacking_and_chained_assignment(check):
     # (x and y swap values, so they get the same type: a variable that holds an
     # int and later a float is a float in compiled code.)
     check(tuple_unpacking, 1, 2, 3.5)
 
 
 @jit
-def chained_assignment(x):
-    a = b = x * 2
-    a += 1
-    return a, b
-
-
-def test_chained_assignment(check):
-    check(chained_assignment, 5)
-
-
-@jit
-def augmented(x, y):
+def augmented(x, y, z):
     a = x
     a += y
     a -= 1
@@ -497,26 +432,16 @@ def augmented(x, y):
     f |= 1
     f &= 0xFF
     f ^= 3
-    return a, b, c, d, e, f
+    g = z
+    g //= 0.75
+    h = z
+    h %= -0.75
+    return a, b, c, d, e, f, g, h
 
 
-@pytest.mark.parametrize("x,y", [(5, 3), (-5, 3), (0, 0), (100, -7)])
-def test_augmented_assignment(check, x, y):
-    check(augmented, x, y)
-
-
-@jit
-def augmented_float(x):
-    a = x
-    a //= 0.75
-    b = x
-    b %= -0.75
-    return a, b
-
-
-@pytest.mark.parametrize("x", [2.0, -2.0])
-def test_augmented_float_floor_mod(check, x):
-    check(augmented_float, x)
+@pytest.mark.parametrize("x,y,z", [(5, 3, 2.0), (-5, 3, -2.0), (0, 0, 0.5), (100, -7, -0.0)])
+def test_augmented_assignment(check, x, y, z):
+    check(augmented, x, y, z)
 
 
 @jit
@@ -575,40 +500,25 @@ def test_augmented_array_is_in_place(check):
 
 
 @jit
-def divmod_like(a, b):
-    return a // b, a % b
-
-
-@pytest.mark.parametrize("a,b", [(17, 5), (-17, 5), (17, -5)])
-def test_tuple_return(check, a, b):
-    check(divmod_like, a, b)
-
-
-@jit
-def return_none(a):
-    a[0] = 1.0
-
-
-@jit
 def bare_return(a, flag):
     if flag:
         return
-    a[0] = 2.0
+    a[0] = 2.0  # and falls off the end: None
 
 
 def test_return_none(check):
-    check(return_none, np.zeros(2))
     check(bare_return, np.zeros(2), True)
     check(bare_return, np.zeros(2), False)
 
 
 @jit
-def nested_tuple_return(x):
-    return (x, (x + 1, x * 2.0)), x > 0
+def tuple_returns(a, b):
+    return (a // b, a % b), ((a, (a + 1, a * 2.0)), a > 0)
 
 
-def test_nested_tuple_return(check):
-    check(nested_tuple_return, 3)
+@pytest.mark.parametrize("a,b", [(17, 5), (-17, 5), (17, -5)])
+def test_tuple_and_nested_tuple_returns(check, a, b):
+    check(tuple_returns, a, b)
 
 
 @jit
@@ -746,21 +656,11 @@ def use_scalar_constants(x):
 
 
 @jit
-def use_tuple_constants(x):
+def use_container_constants(x, i):
     s = 0.0
     for c in COEFFS:
         s = s * x + c
-    return s + COEFFS[0], SHAPE
-
-
-@jit
-def use_array_constants(i):
-    return TABLE[i] + GRID[1, i], TABLE.sum(), GRID.shape
-
-
-@jit
-def use_constant_for_allocation():
-    return np.zeros(SHAPE)
+    return s + COEFFS[0], SHAPE, TABLE[i] + GRID[1, i], TABLE.sum(), GRID.shape, np.zeros(SHAPE)
 
 
 def test_scalar_constants(check):
@@ -768,17 +668,9 @@ def test_scalar_constants(check):
     check(use_scalar_constants, 1.5)
 
 
-def test_tuple_constants(check):
-    check(use_tuple_constants, 2.0)
-
-
 @pytest.mark.parametrize("i", [0, 2, -1])
-def test_array_constants(check, i):
-    check(use_array_constants, i)
-
-
-def test_constant_shape_tuple(check):
-    check(use_constant_for_allocation)
+def test_tuple_and_array_constants(check, i):
+    check(use_container_constants, 2.0, i)
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""Shared by the differential tests."""
+from __future__ import annotations
+
+import copy
+
+from transpile import jit as _jit
+
+
+def jit(fn=None, **options):
+    """@jit with fullgraph=True: a construct that would fall back to CPython
+    (JIT Fallback) fails the test instead of passing it vacuously."""
+    return _jit(fn, fullgraph=True, **options)
+
+
+def check_items(check, fn, *args):
+    """check() for a function that returns a tuple of many results (one
+    specialization covering many operations); on a mismatch, names the item."""
+    try:
+        check(fn, *args)
+    except AssertionError:
+        assert_same = check.__globals__["assert_same"]
+        try:
+            got, expected = fn(*copy.deepcopy(args)), fn.py_func(*copy.deepcopy(args))
+        except Exception:  # noqa: BLE001 - an exception mismatch: check() said it all
+            raise
+        for i, (g, e) in enumerate(zip(got, expected)):
+            try:
+                assert_same(g, e)
+            except AssertionError as exc:
+                raise AssertionError(f"item {i} of {fn.__name__}: {exc}") from None
+        raise
