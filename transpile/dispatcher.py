@@ -163,6 +163,7 @@ class JitFunction:
             return spec
 
     def _key(self, arg_types: tuple) -> str:
+        from .build.backends import identity as backend_identity
         from .build.toolchain import find_compiler, flags
         from .resources import fingerprint
         import numpy
@@ -174,6 +175,7 @@ class JitFunction:
             _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
             self._source_hash, [str(t) for t in arg_types], [T.to_descriptor(t) for t in arg_types],
             self.options.key(), compiler.identity if compiler else None, flags(self.options),
+            backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
             sys.implementation.cache_tag, numpy.__version__,
         ])
 

@@ -9,3 +9,4 @@ from .diagnostics import (  # noqa: F401
     TypingError,
     UnsupportedSyntaxError,
 )
+from .build.backends import BackendUnavailableError  # noqa: F401,E402  (a backend's toolkit is missing)

@@ -94,7 +94,7 @@ def show(target: str, signature: str | None = None, backend: str | None = None, 
     module, path, impl = load_target(target)
     overrides = {k: v for k, v in (("backend", backend), ("jit_level", jit_level)) if v}
     if overrides:
-        make_options(**overrides)
+        make_options(**overrides, check_toolkit=False)  # showing code needs no nvcc / CANN
     options = replace(impl.options, **overrides)
     sigs = [tuple(T.parse_signature(signature))] if signature else known_signatures(impl, path, _cached())
     if not sigs:

@@ -16,8 +16,6 @@ BACKENDS = ("cpu", "cuda", "ascend")
 NOT_YET = {
     ("capture_mode", "bytecode"): "capture_mode='bytecode' is not implemented yet; use capture_mode='ast'",
     ("capture_mode", "trace"): "capture_mode='trace' is not implemented yet; use capture_mode='ast'",
-    ("backend", "cuda"): "backend='cuda' is not implemented yet; use backend='cpu'",
-    ("backend", "ascend"): "backend='ascend' is not implemented yet; use backend='cpu'",
 }
 
 
@@ -55,7 +53,10 @@ def _flag(name: str, value) -> bool:
 
 
 def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
-                 cache=True, boundscheck=True, signatures=None, **extra) -> Options:
+                 cache=True, boundscheck=True, signatures=None, check_toolkit=True, **extra) -> Options:
+    """Validated options.  backend="cuda"/"ascend" need their toolkit (nvcc / CANN): a
+    BackendUnavailableError names what is missing unless check_toolkit=False (code
+    inspection needs no toolkit)."""
     if extra:
         names = ", ".join(sorted(extra))
         raise ValueError(
@@ -64,6 +65,10 @@ def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=Fa
     _choose("capture_mode", capture_mode, CAPTURE_MODES)
     _choose("jit_level", jit_level, JIT_LEVELS)
     _choose("backend", backend, BACKENDS)
+    if backend != "cpu" and check_toolkit:
+        from .build.backends import check_toolkit as check
+
+        check(backend)
     return Options(capture_mode=capture_mode, jit_level=jit_level, dynamic=_flag("dynamic", dynamic),
                    fullgraph=_flag("fullgraph", fullgraph), backend=backend, cache=_flag("cache", cache),
                    boundscheck=_flag("boundscheck", boundscheck), signatures=_signatures(signatures))

@@ -167,10 +167,15 @@ template <class T> T scalar_arg(void *slot) { return *static_cast<T *>(slot); }
 template <> inline bool scalar_arg<bool>(void *slot) { return *static_cast<uint8_t *>(slot) != 0; }
 
 // Wraps a negative index and checks bounds (NumPy's wording).
-inline int64_t wrap_index(int64_t i, int axis, int64_t n) {
+TR_HD inline int64_t wrap_index(int64_t i, int axis, int64_t n) {
     int64_t j = i < 0 ? i + n : i;
 #if TR_BOUNDSCHECK
-    if ((uint64_t)j >= (uint64_t)n) index_error(i, axis, n);
+    if ((uint64_t)j >= (uint64_t)n) {
+        index_error(i, axis, n);
+#if TR_DEVICE_PASS
+        return 0;  // device code cannot unwind: the error is reported after the kernel
+#endif
+    }
 #endif
     return j;
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "abi.h"
+#include "hd.hpp"
 
 namespace tr {
 
@@ -20,8 +21,69 @@ inline int &current_line() {
     return line;
 }
 
-[[noreturn]] __attribute__((format(printf, 2, 3), cold, noinline)) inline void
+#if defined(__CUDACC__)
+// An error raised inside a CUDA kernel cannot unwind: the first one is kept
+// here (message formatted on the device) and raised on the host after the
+// kernel by backend/cuda.cuh; the failing thread carries on with a harmless
+// value (an out-of-range index reads element 0).
+struct DeviceError {
+    int claimed;
+    int code;
+    char message[TR_MSG_SIZE];
+};
+static __device__ DeviceError device_error;
+
+// The printf subset raise() formats use: %d, %lld, %s, %%.
+__device__ inline void device_format(char *out, const char *fmt, va_list ap) {
+    int n = 0;
+    auto put = [&](char c) {
+        if (n < TR_MSG_SIZE - 1) out[n++] = c;
+    };
+    for (const char *p = fmt; *p; ++p) {
+        if (*p != '%') {
+            put(*p);
+            continue;
+        }
+        ++p;
+        if (*p == '%') {
+            put('%');
+        } else if (*p == 's') {
+            for (const char *s = va_arg(ap, const char *); *s; ++s) put(*s);
+        } else {
+            long long v;
+            if (p[0] == 'l' && p[1] == 'l') {
+                p += 2;
+                v = va_arg(ap, long long);
+            } else {
+                v = va_arg(ap, int);
+            }
+            char digits[24];
+            int k = 0;
+            unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+            do digits[k++] = char('0' + u % 10); while (u /= 10);
+            if (v < 0) put('-');
+            while (k) put(digits[--k]);
+        }
+        if (!*p) break;
+    }
+    out[n] = 0;
+}
+#endif
+
+TR_NORETURN __attribute__((format(printf, 2, 3), cold, noinline)) TR_HD inline void
 raise(int code, const char *fmt, ...) {
+#if TR_DEVICE_PASS
+#if defined(__CUDA_ARCH__)
+    if (atomicCAS(&device_error.claimed, 0, 1) == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        device_format(device_error.message, fmt, ap);
+        va_end(ap);
+        __threadfence();
+        atomicExch(&device_error.code, code);
+    }
+#endif
+#else
     Error e;
     e.code = code;
     va_list ap;
@@ -29,9 +91,10 @@ raise(int code, const char *fmt, ...) {
     vsnprintf(e.message, sizeof e.message, fmt, ap);
     va_end(ap);
     throw e;
+#endif
 }
 
-[[noreturn]] __attribute__((cold, noinline)) inline void index_error(int64_t index, int axis, int64_t size) {
+TR_NORETURN __attribute__((cold, noinline)) TR_HD inline void index_error(int64_t index, int axis, int64_t size) {
     raise(TR_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld", (long long)index, axis,
           (long long)size);
 }

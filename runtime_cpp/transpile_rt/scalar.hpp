@@ -3,6 +3,7 @@
 // through GCC/Clang builtins so no <cmath> is needed either.
 #pragma once
 #include <stdint.h>
+#include "hd.hpp"
 
 namespace tr {
 
@@ -60,7 +61,7 @@ template <class T> constexpr complex_t<T> operator-(complex_t<T> a) { return {-a
 template <class T> constexpr complex_t<T> operator*(complex_t<T> a, complex_t<T> b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
-template <class T> inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {
+template <class T> TR_HD inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {
     // Smith's algorithm: no overflow for large |b|.
     T ar = __builtin_fabs(b.re), ai = __builtin_fabs(b.im);
     if (ar >= ai) {
@@ -73,9 +74,9 @@ template <class T> inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b)
 }
 template <class T> constexpr bool operator==(complex_t<T> a, complex_t<T> b) { return a.re == b.re && a.im == b.im; }
 template <class T> constexpr bool operator!=(complex_t<T> a, complex_t<T> b) { return !(a == b); }
-template <class T> complex_t<T> &operator+=(complex_t<T> &a, complex_t<T> b) { return a = a + b; }
-template <class T> complex_t<T> &operator-=(complex_t<T> &a, complex_t<T> b) { return a = a - b; }
-template <class T> complex_t<T> &operator*=(complex_t<T> &a, complex_t<T> b) { return a = a * b; }
-template <class T> complex_t<T> &operator/=(complex_t<T> &a, complex_t<T> b) { return a = a / b; }
+template <class T> TR_HD complex_t<T> &operator+=(complex_t<T> &a, complex_t<T> b) { return a = a + b; }
+template <class T> TR_HD complex_t<T> &operator-=(complex_t<T> &a, complex_t<T> b) { return a = a - b; }
+template <class T> TR_HD complex_t<T> &operator*=(complex_t<T> &a, complex_t<T> b) { return a = a * b; }
+template <class T> TR_HD complex_t<T> &operator/=(complex_t<T> &a, complex_t<T> b) { return a = a / b; }
 
 }  // namespace tr

@@ -34,14 +34,7 @@ def _compile(src: Path, lib: Path, options, portable: bool) -> None:
     """The JIT's compile, without -march=native for artifacts that ship (--inplace)."""
     from . import toolchain
 
-    flags = toolchain.flags(options)
-    if not portable or "-march=native" not in flags:
-        toolchain.compile_shared(str(src), str(lib), options)
-        return
-    cmd = [toolchain.find_compiler().path, *[f for f in flags if f != "-march=native"], str(src), "-o", str(lib)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise toolchain._compile_error(proc.stderr, str(src))
+    toolchain.compile_shared(str(src), str(lib), options, portable=portable)
 
 
 def _count_compile() -> None:

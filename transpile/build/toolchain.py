@@ -45,6 +45,10 @@ def find_compiler(required: bool = True) -> Compiler | None:
 
 
 def flags(options) -> list[str]:
+    if options.backend != "cpu":  # nvcc / CANN (build/backends.py)
+        from . import backends
+
+        return backends.flags(options, str(runtime_dir()))
     common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", "-fvisibility=hidden", "-w",
               "-I", str(runtime_dir())]
     if options.jit_level == "O1":
@@ -52,18 +56,48 @@ def flags(options) -> list[str]:
     return common + ["-O1"]
 
 
-def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None) -> None:
-    """Compiles one translation unit into a shared library."""
+PARALLEL_HEADER = '#include "transpile_rt/backend/parallel.hpp"'
+
+
+def uses_openmp(source_path: str) -> bool:
+    """Modules with a prange loop are built with -fopenmp; others are not (faster compiles)."""
+    try:
+        with open(source_path) as f:
+            return PARALLEL_HEADER in f.read()
+    except OSError:
+        return False
+
+
+def command(source_path: str, output_path: str, options, portable: bool = False) -> list[str]:
+    """The compiler command for one translation unit (portable: no -march=native,
+    for artifacts that ship)."""
+    if options.backend != "cpu":
+        from . import backends
+
+        host = find_compiler(required=False)
+        return [*backends.compiler(options, host.path if host else None), *flags(options), source_path,
+                "-o", output_path, *backends.link_flags(options)]
     compiler = find_compiler()
-    cmd = [compiler.path, *flags(options), source_path, "-o", output_path]
+    cmd_flags = [f for f in flags(options) if not (portable and f == "-march=native")]
+    if uses_openmp(source_path):
+        cmd_flags.append("-fopenmp")
+    return [compiler.path, *cmd_flags, source_path, "-o", output_path]
+
+
+def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,
+                   portable: bool = False) -> None:
+    """Compiles one translation unit into a shared library."""
+    cmd = command(source_path, output_path, options, portable)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
         raise CompileError("the C++ compiler took more than 10 minutes") from None
     except OSError as exc:
-        raise CompileError(f"cannot run the C++ compiler {compiler.path}: {exc}") from None
+        raise CompileError(f"cannot run the C++ compiler {cmd[0]}: {exc}") from None
     if proc.returncode != 0:
-        raise _compile_error(proc.stderr, source_path)
+        # nvcc writes file(LINE): error: ...; read it as g++'s file:LINE:COL: error: ...
+        stderr = re.sub(r"^(\S+)\((\d+)\): error:", r"\1:\2:0: error:", proc.stderr, flags=re.M)
+        raise _compile_error(stderr, source_path)
 
 
 _ERROR_LINE = r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$"

@@ -26,6 +26,7 @@ class ModuleLowerer:
         self.constants: list[CxxConstant] = []
         self._const_names: dict[int, str] = {}
         self.regions: list[dict] = []  # fallback regions: what the Python side needs to build them
+        self.kernels: list[str] = []  # prange loop bodies (cxx/lower_parallel.py), before the functions
         self.fallback_report: list[dict] = []
 
     def include(self, header: str) -> None:
@@ -66,6 +67,11 @@ class ModuleLowerer:
         title = f"{entry.hir.qualname}({', '.join(str(t) for t in entry.arg_types)}) -> {entry.return_type}"
         mod = CxxModule(title, defines, self.includes, self.constants, functions, [])
         mod.entries.append(self.entry(entry, entry_symbol))
+        mod.kernels = self.kernels
+        if self.kernels or self.options.backend != "cpu":
+            from .lower_parallel import backend_note
+
+            defines.insert(0, backend_note(self.options.backend))
         if self.regions:
             mod.footer.append("// Receives the bridge's services and this module's fallback regions.\n"
                               "TR_FALLBACK_MODULE_INIT")
@@ -122,6 +128,7 @@ class FunctionLowerer(ExprLowerer):
         self.tmp_counter = 0
         self.loop_flags: list = []  # per enclosing loop: name of its "broke" flag or None
         self.last_line = None
+        self.kernel = None  # the prange loop (passes.parallel.ParallelLoop) whose body is being lowered
 
     # ---- helpers used by library entries ------------------------------------
 
@@ -173,7 +180,8 @@ class FunctionLowerer(ExprLowerer):
         self.last_line = loc.line
         self.lines.append(Line(self.depth, f"// {_short(loc.filename)}:{loc.line}  {loc.source_line.strip()}"))
         if self.track_lines:
-            self.lines.append(Line(self.depth, f"tr::current_line() = {loc.line};"))
+            self.lines.append(Line(self.depth, f"TR_KERNEL_LINE({loc.line});" if self.kernel is not None
+                                   else f"tr::current_line() = {loc.line};"))
 
     def lower(self) -> CxxFunction:
         tf = self.tf
@@ -350,7 +358,11 @@ class FunctionLowerer(ExprLowerer):
             return
         arr = self.hoist(self.ev(self.expr(target.value)))
         idx = "" if info.kind == "mask" else ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
-        if info.kind == "element":
+        if info.kind == "element" and self.kernel is not None and s in self.kernel.atomic:
+            from .lower_parallel import atomic_update
+
+            atomic_update(self, s, arr, idx, ops, info, value, vt)
+        elif info.kind == "element":
             ref = self.tmp("ref")
             self.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx});")
             expr = self.binop(s.op, ops, CExpr(ref), info.result, value, vt)
@@ -402,7 +414,8 @@ class FunctionLowerer(ExprLowerer):
         self.emit("break;")
 
     def s_Continue(self, s):
-        self.emit("continue;")
+        # At the top of a prange body, the iteration is a call of the kernel's operator().
+        self.emit("return;" if self.kernel is not None and not self.loop_flags else "continue;")
 
     def loop_flag(self, has_else: bool):
         if not has_else:
@@ -436,6 +449,14 @@ class FunctionLowerer(ExprLowerer):
         self.finish_loop(flag, s.orelse)
 
     def s_For(self, s: h.For):
+        loop = self.tf.parallel.get(s)
+        if loop is not None:
+            if loop.sequential is None:
+                from .lower_parallel import parallel_for
+
+                return parallel_for(self, s)
+            self.emit(f"// prange loop run in order: {loop.sequential}")
+        first_record = len(self.module.fallback_report)
         flag = self.loop_flag(bool(s.orelse))
         self.loop_flags.append(flag)
         it = self.tf.loops[s]
@@ -447,6 +468,9 @@ class FunctionLowerer(ExprLowerer):
         self.depth -= 1
         self.lines.append(Line(self.depth, "}"))
         self.loop_flags.pop()
+        if loop is not None:  # the fallback report says why the prange loop is not parallel
+            for record in self.module.fallback_report[first_record:]:
+                record["reason"] += f" (so the prange loop at line {s.loc.line} runs in order)"
         self.finish_loop(flag, s.orelse)
 
     def bind_loop_target(self, target, elem, it):

@@ -52,3 +52,4 @@ class CxxModule:
     functions: list = field(default_factory=list)
     entries: list = field(default_factory=list)
     footer: list = field(default_factory=list)  # lines after the entries (e.g. the fallback module init)
+    kernels: list = field(default_factory=list)  # prange loop bodies (C++ struct definitions)

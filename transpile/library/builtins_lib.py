@@ -9,6 +9,7 @@ from ..hir import types as T
 from ..passes import promote
 from . import register
 from .base import NOT_CONST, Entry
+from ..parallel import prange
 
 H_BUILTINS = "transpile_rt/builtins/builtins.hpp"
 H_ITER = "transpile_rt/builtins/iter.hpp"
@@ -252,6 +253,7 @@ def _entry(name, infer, lower, *headers):
 
 
 register(builtins.range, _entry("range", _range, _iter_only))
+register(prange, _entry("prange", _range, _iter_only))  # transpile.prange: a parallel range
 register(builtins.enumerate, _entry("enumerate", _enumerate, _iter_only))
 register(builtins.zip, _entry("zip", _zip, _iter_only))
 register(builtins.len, _entry("len", _len, _len_lower))

@@ -44,6 +44,7 @@ class TypedFunction:
     loops: dict = field(default_factory=dict)  # For node -> element info
     fallbacks: dict = field(default_factory=dict)  # statement -> fallback.FallbackInfo (runs as Python)
     coerce: dict = field(default_factory=dict)  # expr node -> type an Any value is converted to
+    parallel: dict = field(default_factory=dict)  # prange For node -> passes.parallel.ParallelLoop
     return_type: T.Type | None = None
     params: tuple = ()
 
@@ -135,6 +136,8 @@ def is_user_function(value) -> bool:
 
     if not inspect.isfunction(value) or getattr(value, "__closure__", None):
         return False
+    if lookup_callable(value) is not None:  # a library entry (transpile.prange) is not a helper
+        return False
     try:
         path = os.path.realpath(inspect.getsourcefile(value) or "")
     except TypeError:
@@ -198,6 +201,9 @@ class FunctionTyper:
             raise_collected(sorted(self.fullgraph_errors.values(), key=lambda e: (e.loc.line, e.loc.col)))
         if self.tf.return_type is None:
             self.tf.return_type = T.NONE
+        from . import parallel  # prange loops: privates, reductions, races
+
+        parallel.analyse(self)
 
     # ---- nested functions (closures) ---------------------------------------
 

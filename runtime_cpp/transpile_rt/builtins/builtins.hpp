@@ -13,7 +13,7 @@ namespace builtins {
 namespace detail {
 
 // PyLong_FromDouble for an integral double, limited to int64.
-inline int64_t float_to_int64(double v) {
+TR_HD inline int64_t float_to_int64(double v) {
     if (__builtin_isnan(v)) raise(TR_ERR_VALUE, "cannot convert float NaN to integer");
     if (__builtin_isinf(v)) raise(TR_ERR_OVERFLOW, "cannot convert float infinity to integer");
     if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
@@ -24,7 +24,7 @@ inline int64_t float_to_int64(double v) {
 // Rounds the decimal digit string d[0..n) (value 0.d1d2... x 10^exp10) to
 // `keep` digits, half to even; returns the new length (0 when everything
 // rounds away) and bumps exp10 on a carry out of the first digit.
-inline int round_digits(char *d, int n, int keep, int &exp10) {
+TR_HD inline int round_digits(char *d, int n, int keep, int &exp10) {
     if (keep >= n) return n;
     if (keep < 0) return 0;
     bool up;
@@ -57,10 +57,10 @@ inline int round_digits(char *d, int n, int keep, int &exp10) {
 }  // namespace detail
 
 // round(x): nearest integer, ties to even.
-inline int64_t round_half_even(double x) { return detail::float_to_int64(__builtin_rint(x)); }
+TR_HD inline int64_t round_half_even(double x) { return detail::float_to_int64(__builtin_rint(x)); }
 
 // int(x) for a float: truncation toward zero.
-inline int64_t to_int(double x) { return detail::float_to_int64(__builtin_trunc(x)); }
+TR_HD inline int64_t to_int(double x) { return detail::float_to_int64(__builtin_trunc(x)); }
 
 // round(x, n) for a float.  CPython rounds the exact binary value of x to n
 // decimal places (half to even) with its own dtoa and converts the digits
@@ -70,7 +70,7 @@ inline int64_t to_int(double x) { return detail::float_to_int64(__builtin_trunc(
 // correctly rounded, so the results match CPython there; a C library with
 // inexact printf could differ in rare near-ties.  round(2.675, 2) == 2.67
 // because 2.675 is really 2.67499999...
-inline double round_ndigits(double x, int64_t ndigits) {
+TR_HD inline double round_ndigits(double x, int64_t ndigits) {
     if (!__builtin_isfinite(x)) return x;
     if (ndigits > 323) return x;         // NDIGITS_MAX: x is already exact to that many places
     if (ndigits < -308) return 0.0 * x;  // NDIGITS_MIN: rounds to +-0
@@ -109,7 +109,7 @@ inline double round_ndigits(double x, int64_t ndigits) {
 }
 
 // round(i, n) for an int: exact, half to even (n >= 0 leaves i unchanged).
-inline int64_t round_ndigits(int64_t x, int64_t ndigits) {
+TR_HD inline int64_t round_ndigits(int64_t x, int64_t ndigits) {
     if (ndigits >= 0) return x;
     if (ndigits < -19) return 0;
     __int128 p = 1;
@@ -125,7 +125,7 @@ inline int64_t round_ndigits(int64_t x, int64_t ndigits) {
 
 // abs(x): ints wrap at INT64_MIN like the rest of int64 arithmetic;
 // complex gives the modulus (OverflowError when it overflows, as CPython).
-template <class T> inline auto py_abs(T x) {
+template <class T> TR_HD inline auto py_abs(T x) {
     if constexpr (is_complex<T>::value) {
         double r = __builtin_hypot(double(x.re), double(x.im));
         if (__builtin_isinf(r) && __builtin_isfinite(double(x.re)) && __builtin_isfinite(double(x.im)))
@@ -143,8 +143,8 @@ template <class T> inline auto py_abs(T x) {
 // min(a, b) / max(a, b): CPython keeps the first argument unless a later
 // one compares strictly less (greater), so min(nan, 1) is nan and
 // min(1, nan) is 1, and equal values return the first.
-template <class T> inline T py_min(T a, T b) { return b < a ? b : a; }
-template <class T> inline T py_max(T a, T b) { return b > a ? b : a; }
+template <class T> TR_HD inline T py_min(T a, T b) { return b < a ? b : a; }
+template <class T> TR_HD inline T py_max(T a, T b) { return b > a ? b : a; }
 template <class T, class... Ts> inline T py_min(T a, T b, T c, Ts... rest) { return py_min(py_min(a, b), c, rest...); }
 template <class T, class... Ts> inline T py_max(T a, T b, T c, Ts... rest) { return py_max(py_max(a, b), c, rest...); }
 

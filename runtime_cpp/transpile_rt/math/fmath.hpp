@@ -4,16 +4,17 @@
 // tr::fm::sqrt(1.0f) is sqrtf, tr::fm::sqrt(1.0) is sqrt.
 #pragma once
 #include <stdint.h>
+#include "../hd.hpp"
 
 namespace tr {
 namespace fm {
 
 #define TR_FM1(name)                                                   \
-    inline float name(float x) { return __builtin_##name##f(x); }      \
-    inline double name(double x) { return __builtin_##name(x); }
+    TR_HD inline float name(float x) { return __builtin_##name##f(x); }      \
+    TR_HD inline double name(double x) { return __builtin_##name(x); }
 #define TR_FM2(name)                                                            \
-    inline float name(float x, float y) { return __builtin_##name##f(x, y); }   \
-    inline double name(double x, double y) { return __builtin_##name(x, y); }
+    TR_HD inline float name(float x, float y) { return __builtin_##name##f(x, y); }   \
+    TR_HD inline double name(double x, double y) { return __builtin_##name(x, y); }
 
 TR_FM1(sqrt) TR_FM1(cbrt) TR_FM1(exp) TR_FM1(exp2) TR_FM1(expm1) TR_FM1(log) TR_FM1(log2) TR_FM1(log10)
 TR_FM1(log1p) TR_FM1(sin) TR_FM1(cos) TR_FM1(tan) TR_FM1(asin) TR_FM1(acos) TR_FM1(atan) TR_FM1(sinh)
@@ -24,21 +25,21 @@ TR_FM2(atan2) TR_FM2(hypot) TR_FM2(pow) TR_FM2(copysign) TR_FM2(fmod) TR_FM2(fma
 #undef TR_FM1
 #undef TR_FM2
 
-inline float scalbn(float x, int n) { return __builtin_scalbnf(x, n); }
-inline double scalbn(double x, int n) { return __builtin_scalbn(x, n); }
-inline float frexp(float x, int *e) { return __builtin_frexpf(x, e); }
-inline double frexp(double x, int *e) { return __builtin_frexp(x, e); }
-inline float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
-inline double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+TR_HD inline float scalbn(float x, int n) { return __builtin_scalbnf(x, n); }
+TR_HD inline double scalbn(double x, int n) { return __builtin_scalbn(x, n); }
+TR_HD inline float frexp(float x, int *e) { return __builtin_frexpf(x, e); }
+TR_HD inline double frexp(double x, int *e) { return __builtin_frexp(x, e); }
+TR_HD inline float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
+TR_HD inline double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
 
-template <class T> inline bool isnan(T x) { return __builtin_isnan(x); }
-template <class T> inline bool isinf(T x) { return __builtin_isinf(x); }
-template <class T> inline bool isfinite(T x) { return __builtin_isfinite(x); }
-template <class T> inline bool signbit(T x) { return __builtin_signbit(x) != 0; }
+template <class T> TR_HD inline bool isnan(T x) { return __builtin_isnan(x); }
+template <class T> TR_HD inline bool isinf(T x) { return __builtin_isinf(x); }
+template <class T> TR_HD inline bool isfinite(T x) { return __builtin_isfinite(x); }
+template <class T> TR_HD inline bool signbit(T x) { return __builtin_signbit(x) != 0; }
 
-template <class T> inline T inf() { return __builtin_inf(); }
+template <class T> TR_HD inline T inf() { return __builtin_inf(); }
 template <> inline float inf<float>() { return __builtin_inff(); }
-template <class T> inline T nan() { return __builtin_nan(""); }
+template <class T> TR_HD inline T nan() { return __builtin_nan(""); }
 template <> inline float nan<float>() { return __builtin_nanf(""); }
 
 }  // namespace fm

@@ -23,12 +23,12 @@ inline constexpr double nan = __builtin_nan("");
 
 namespace detail {
 
-[[noreturn]] __attribute__((cold, noinline)) inline void domain_error() { raise(TR_ERR_VALUE, "math domain error"); }
-[[noreturn]] __attribute__((cold, noinline)) inline void range_error() { raise(TR_ERR_OVERFLOW, "math range error"); }
+TR_NORETURN __attribute__((cold, noinline)) TR_HD inline void domain_error() { raise(TR_ERR_VALUE, "math domain error"); }
+TR_NORETURN __attribute__((cold, noinline)) TR_HD inline void range_error() { raise(TR_ERR_OVERFLOW, "math range error"); }
 
 // CPython's math_1: NaN from non-NaN -> ValueError; inf from finite ->
 // OverflowError (can_overflow) or ValueError (singularity).
-inline double check1(double x, double r, bool can_overflow) {
+TR_HD inline double check1(double x, double r, bool can_overflow) {
     if (__builtin_isnan(r) && !__builtin_isnan(x)) domain_error();
     if (__builtin_isinf(r) && __builtin_isfinite(x)) {
         if (can_overflow) range_error();
@@ -38,7 +38,7 @@ inline double check1(double x, double r, bool can_overflow) {
 }
 
 // CPython's math_2.
-inline double check2(double x, double y, double r) {
+TR_HD inline double check2(double x, double y, double r) {
     if (__builtin_isnan(r) && !__builtin_isnan(x) && !__builtin_isnan(y)) domain_error();
     if (__builtin_isinf(r) && __builtin_isfinite(x) && __builtin_isfinite(y)) range_error();
     return r;
@@ -46,7 +46,7 @@ inline double check2(double x, double y, double r) {
 
 // Python int from a float that is already integral (PyLong_FromDouble),
 // limited to int64.
-inline int64_t to_int64(double v) {
+TR_HD inline int64_t to_int64(double v) {
     if (__builtin_isnan(v)) raise(TR_ERR_VALUE, "cannot convert float NaN to integer");
     if (__builtin_isinf(v)) raise(TR_ERR_OVERFLOW, "cannot convert float infinity to integer");
     if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
@@ -55,7 +55,7 @@ inline int64_t to_int64(double v) {
 }
 
 // sin(pi*x), exact at integers (CPython's m_sinpi).
-inline double sinpi(double x) {
+TR_HD inline double sinpi(double x) {
     double y = __builtin_fmod(__builtin_fabs(x), 2.0), r;
     int n = int(__builtin_round(2.0 * y));
     switch (n) {
@@ -84,7 +84,7 @@ inline constexpr double lanczos_den[13] = {0.0,      39916800.0, 120543840.0, 15
                                            45995730.0, 13339535.0, 2637558.0,   357423.0,    32670.0,
                                            1925.0,     66.0,       1.0};
 
-TR_NO_FP_CONTRACT inline double lanczos_sum(double x) {
+TR_NO_FP_CONTRACT TR_HD inline double lanczos_sum(double x) {
     double num = 0.0, den = 0.0;
     if (x < 5.0) {
         for (int i = 13; --i >= 0;) {
@@ -103,7 +103,7 @@ TR_NO_FP_CONTRACT inline double lanczos_sum(double x) {
 // Error kinds a computation can report, as CPython's errno.
 enum { OK = 0, DOM = 1, RANGE = 2 };
 
-TR_NO_FP_CONTRACT inline double tgamma(double x, int &err) {
+TR_NO_FP_CONTRACT TR_HD inline double tgamma(double x, int &err) {
     if (!__builtin_isfinite(x)) {
         if (__builtin_isnan(x) || x > 0.0) return x;
         err = DOM;
@@ -169,7 +169,7 @@ TR_NO_FP_CONTRACT inline double tgamma(double x, int &err) {
     return r;
 }
 
-TR_NO_FP_CONTRACT inline double lgamma(double x, int &err) {
+TR_NO_FP_CONTRACT TR_HD inline double lgamma(double x, int &err) {
     if (!__builtin_isfinite(x)) {
         if (__builtin_isnan(x)) return x;
         return __builtin_inf();
@@ -194,7 +194,7 @@ TR_NO_FP_CONTRACT inline double lgamma(double x, int &err) {
 
 // CPython's is_error for math_1a: EDOM -> ValueError; ERANGE -> OverflowError
 // unless the result is small (an underflow).
-inline double check_errno(double r, int err) {
+TR_HD inline double check_errno(double r, int err) {
     if (err == DOM) domain_error();
     if (err == RANGE && __builtin_fabs(r) >= 1.5) range_error();
     return r;
@@ -203,7 +203,7 @@ inline double check_errno(double r, int err) {
 // sqrt(x*x + y*y) for |x|, |y| already taken: CPython's vector_norm for two
 // coordinates (scaled, Veltkamp-Dekker split squares, compensated sum and a
 // correction step; nearly always correctly rounded).
-TR_NO_FP_CONTRACT inline double vector_norm2(double a, double b) {
+TR_NO_FP_CONTRACT TR_HD inline double vector_norm2(double a, double b) {
     double max = a > b ? a : b;
     if (__builtin_isinf(a) || __builtin_isinf(b)) return __builtin_inf();
     if (__builtin_isnan(a) || __builtin_isnan(b)) return __builtin_nan("");
@@ -260,7 +260,7 @@ TR_NO_FP_CONTRACT inline double vector_norm2(double a, double b) {
     return max * __builtin_sqrt(csum - 1.0 + frac1);
 }
 
-inline double m_log(double x) {
+TR_HD inline double m_log(double x) {
     if (__builtin_isfinite(x)) {
         if (x > 0.0) return __builtin_log(x);
         domain_error();  // log(0) = -inf (singularity), log(negative) = nan
@@ -273,13 +273,13 @@ inline double m_log(double x) {
 
 // ------------------------------------------------- one-argument functions
 
-inline double sqrt(double x) { return detail::check1(x, __builtin_sqrt(x), false); }
-inline double cbrt(double x) { return __builtin_cbrt(x); }
-inline double exp(double x) { return detail::check1(x, __builtin_exp(x), true); }
-inline double exp2(double x) { return detail::check1(x, __builtin_exp2(x), true); }
-inline double expm1(double x) { return detail::check1(x, __builtin_expm1(x), true); }
-inline double log(double x) { return detail::m_log(x); }
-inline double log2(double x) {
+TR_HD inline double sqrt(double x) { return detail::check1(x, __builtin_sqrt(x), false); }
+TR_HD inline double cbrt(double x) { return __builtin_cbrt(x); }
+TR_HD inline double exp(double x) { return detail::check1(x, __builtin_exp(x), true); }
+TR_HD inline double exp2(double x) { return detail::check1(x, __builtin_exp2(x), true); }
+TR_HD inline double expm1(double x) { return detail::check1(x, __builtin_expm1(x), true); }
+TR_HD inline double log(double x) { return detail::m_log(x); }
+TR_HD inline double log2(double x) {
     if (!__builtin_isfinite(x)) {
         if (__builtin_isnan(x) || x > 0.0) return x;
         detail::domain_error();
@@ -287,7 +287,7 @@ inline double log2(double x) {
     if (x > 0.0) return __builtin_log2(x);
     detail::domain_error();
 }
-inline double log10(double x) {
+TR_HD inline double log10(double x) {
     if (__builtin_isfinite(x)) {
         if (x > 0.0) return __builtin_log10(x);
         detail::domain_error();
@@ -295,51 +295,51 @@ inline double log10(double x) {
     if (__builtin_isnan(x) || x > 0.0) return x;
     detail::domain_error();
 }
-inline double log1p(double x) {
+TR_HD inline double log1p(double x) {
     if (x == 0.0) return x;  // keeps the sign of zero
     return detail::check1(x, __builtin_log1p(x), false);
 }
 // math.log(x, base) = log(x) / log(base); a base of 1 divides by zero.
-inline double log(double x, double base) {
+TR_HD inline double log(double x, double base) {
     double num = detail::m_log(x), den = detail::m_log(base);
     if (den == 0.0) raise(TR_ERR_ZERODIV, "float division by zero");
     return num / den;
 }
-inline double sin(double x) { return detail::check1(x, __builtin_sin(x), false); }
-inline double cos(double x) { return detail::check1(x, __builtin_cos(x), false); }
-inline double tan(double x) { return detail::check1(x, __builtin_tan(x), false); }
-inline double asin(double x) { return detail::check1(x, __builtin_asin(x), false); }
-inline double acos(double x) { return detail::check1(x, __builtin_acos(x), false); }
-inline double atan(double x) { return detail::check1(x, __builtin_atan(x), false); }
-inline double sinh(double x) { return detail::check1(x, __builtin_sinh(x), true); }
-inline double cosh(double x) { return detail::check1(x, __builtin_cosh(x), true); }
-inline double tanh(double x) { return detail::check1(x, __builtin_tanh(x), false); }
-inline double asinh(double x) { return detail::check1(x, __builtin_asinh(x), false); }
-inline double acosh(double x) { return detail::check1(x, __builtin_acosh(x), false); }
-inline double atanh(double x) { return detail::check1(x, __builtin_atanh(x), false); }
-inline double fabs(double x) { return __builtin_fabs(x); }
-inline double erf(double x) { return __builtin_erf(x); }
-inline double erfc(double x) { return __builtin_erfc(x); }
-inline double gamma(double x) {
+TR_HD inline double sin(double x) { return detail::check1(x, __builtin_sin(x), false); }
+TR_HD inline double cos(double x) { return detail::check1(x, __builtin_cos(x), false); }
+TR_HD inline double tan(double x) { return detail::check1(x, __builtin_tan(x), false); }
+TR_HD inline double asin(double x) { return detail::check1(x, __builtin_asin(x), false); }
+TR_HD inline double acos(double x) { return detail::check1(x, __builtin_acos(x), false); }
+TR_HD inline double atan(double x) { return detail::check1(x, __builtin_atan(x), false); }
+TR_HD inline double sinh(double x) { return detail::check1(x, __builtin_sinh(x), true); }
+TR_HD inline double cosh(double x) { return detail::check1(x, __builtin_cosh(x), true); }
+TR_HD inline double tanh(double x) { return detail::check1(x, __builtin_tanh(x), false); }
+TR_HD inline double asinh(double x) { return detail::check1(x, __builtin_asinh(x), false); }
+TR_HD inline double acosh(double x) { return detail::check1(x, __builtin_acosh(x), false); }
+TR_HD inline double atanh(double x) { return detail::check1(x, __builtin_atanh(x), false); }
+TR_HD inline double fabs(double x) { return __builtin_fabs(x); }
+TR_HD inline double erf(double x) { return __builtin_erf(x); }
+TR_HD inline double erfc(double x) { return __builtin_erfc(x); }
+TR_HD inline double gamma(double x) {
     int err = detail::OK;
     double r = detail::tgamma(x, err);
     return detail::check_errno(r, err);
 }
-inline double lgamma(double x) {
+TR_HD inline double lgamma(double x) {
     int err = detail::OK;
     double r = detail::lgamma(x, err);
     return detail::check_errno(r, err);
 }
-inline double degrees(double x) { return x * (180.0 / pi); }
-inline double radians(double x) { return x * (pi / 180.0); }
-inline bool isnan(double x) { return __builtin_isnan(x); }
-inline bool isinf(double x) { return __builtin_isinf(x); }
-inline bool isfinite(double x) { return __builtin_isfinite(x); }
+TR_HD inline double degrees(double x) { return x * (180.0 / pi); }
+TR_HD inline double radians(double x) { return x * (pi / 180.0); }
+TR_HD inline bool isnan(double x) { return __builtin_isnan(x); }
+TR_HD inline bool isinf(double x) { return __builtin_isinf(x); }
+TR_HD inline bool isfinite(double x) { return __builtin_isfinite(x); }
 
 // floor/ceil/trunc return Python ints (int64 here); ints pass through.
-inline int64_t floor(double x) { return detail::to_int64(__builtin_floor(x)); }
-inline int64_t ceil(double x) { return detail::to_int64(__builtin_ceil(x)); }
-inline int64_t trunc(double x) { return detail::to_int64(__builtin_trunc(x)); }
+TR_HD inline int64_t floor(double x) { return detail::to_int64(__builtin_floor(x)); }
+TR_HD inline int64_t ceil(double x) { return detail::to_int64(__builtin_ceil(x)); }
+TR_HD inline int64_t trunc(double x) { return detail::to_int64(__builtin_trunc(x)); }
 template <class I>
     requires(is_int<I>::value)
 int64_t floor(I x) {
@@ -359,23 +359,23 @@ int64_t trunc(I x) {
 // ------------------------------------------------- two-argument functions
 
 // CPython's m_atan2 handles the special cases itself, as C99 does.
-inline double atan2(double y, double x) { return detail::check2(y, x, __builtin_atan2(y, x)); }
-inline double hypot(double x, double y) { return detail::vector_norm2(__builtin_fabs(x), __builtin_fabs(y)); }
-inline double copysign(double x, double y) { return __builtin_copysign(x, y); }
-inline double fmod(double x, double y) {
+TR_HD inline double atan2(double y, double x) { return detail::check2(y, x, __builtin_atan2(y, x)); }
+TR_HD inline double hypot(double x, double y) { return detail::vector_norm2(__builtin_fabs(x), __builtin_fabs(y)); }
+TR_HD inline double copysign(double x, double y) { return __builtin_copysign(x, y); }
+TR_HD inline double fmod(double x, double y) {
     if (__builtin_isinf(y) && __builtin_isfinite(x)) return x;
     double r = __builtin_fmod(x, y);
     if (__builtin_isnan(r) && !__builtin_isnan(x) && !__builtin_isnan(y)) detail::domain_error();
     return r;
 }
 // IEEE remainder (CPython's m_remainder is exact; so is the C function).
-inline double remainder(double x, double y) {
+TR_HD inline double remainder(double x, double y) {
     double r = __builtin_remainder(x, y);
     if (__builtin_isnan(r) && !__builtin_isnan(x) && !__builtin_isnan(y)) detail::domain_error();
     return r;
 }
 
-inline double pow(double x, double y) {
+TR_HD inline double pow(double x, double y) {
     if (!__builtin_isfinite(x) || !__builtin_isfinite(y)) {
         if (__builtin_isnan(x)) return y == 0.0 ? 1.0 : x;
         if (__builtin_isnan(y)) return x == 1.0 ? 1.0 : y;
@@ -399,7 +399,7 @@ inline double pow(double x, double y) {
     return r;
 }
 
-inline bool isclose(double a, double b, double rel_tol = 1e-09, double abs_tol = 0.0) {
+TR_HD inline bool isclose(double a, double b, double rel_tol = 1e-09, double abs_tol = 0.0) {
     if (rel_tol < 0.0 || abs_tol < 0.0) raise(TR_ERR_VALUE, "tolerances must be non-negative");
     if (a == b) return true;
     if (__builtin_isinf(a) || __builtin_isinf(b)) return false;
@@ -409,7 +409,7 @@ inline bool isclose(double a, double b, double rel_tol = 1e-09, double abs_tol =
 
 // ------------------------------------------------------ integer functions
 
-inline int64_t factorial(int64_t n) {
+TR_HD inline int64_t factorial(int64_t n) {
     if (n < 0) raise(TR_ERR_VALUE, "factorial() not defined for negative values");
     if (n > 20) raise(TR_ERR_OVERFLOW, "factorial() result does not fit in int64 (argument %lld)", (long long)n);
     int64_t r = 1;
@@ -419,7 +419,7 @@ inline int64_t factorial(int64_t n) {
 
 // gcd of the absolute values; gcd(0, 0) == 0.  (The one unrepresentable
 // result, 2**63 for gcd(-2**63, 0 or -2**63), wraps.)
-inline int64_t gcd(int64_t a, int64_t b) {
+TR_HD inline int64_t gcd(int64_t a, int64_t b) {
     uint64_t x = a < 0 ? 0 - uint64_t(a) : uint64_t(a), y = b < 0 ? 0 - uint64_t(b) : uint64_t(b);
     while (y) {
         uint64_t t = x % y;
@@ -428,7 +428,7 @@ inline int64_t gcd(int64_t a, int64_t b) {
     }
     return int64_t(x);
 }
-inline int64_t lcm(int64_t a, int64_t b) {
+TR_HD inline int64_t lcm(int64_t a, int64_t b) {
     if (a == 0 || b == 0) return 0;
     int64_t g = gcd(a, b);
     int64_t r = (a / g) * b;  // wraps like int64 arithmetic does

@@ -39,7 +39,7 @@ template <class T> inline constexpr T min_v = sizeof(T) == 4 ? T(1.1754943508222
 template <class T> inline constexpr int mant_dig = sizeof(T) == 4 ? 24 : 53;
 template <class T> inline constexpr T eps_v = sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(2.220446049250313e-16);
 
-template <class T> complex_t<T> c_sqrt(complex_t<T> x) {
+template <class T> TR_HD complex_t<T> c_sqrt(complex_t<T> x) {
     T re = x.re, im = x.im;
     const bool rfin = fm::isfinite(re), ifin = fm::isfinite(im);
     if (!rfin || !ifin) {
@@ -99,7 +99,7 @@ template <class T> complex_t<T> c_sqrt(complex_t<T> x) {
     return {r, fm::copysign(s, im)};
 }
 
-template <class T> complex_t<T> c_exp(complex_t<T> x) {
+template <class T> TR_HD complex_t<T> c_exp(complex_t<T> x) {
     T re = x.re, im = x.im;
     const bool rfin = fm::isfinite(re), ifin = fm::isfinite(im);
     if (rfin && ifin) {
@@ -145,7 +145,7 @@ template <class T> complex_t<T> c_exp(complex_t<T> x) {
 
 // x*x + y*y - 1 without cancellation (glibc's __x2y2m1): exact products
 // split into high and low parts, summed smallest first.
-inline double x2y2m1(double x, double y) {
+TR_HD inline double x2y2m1(double x, double y) {
     double v[5];
     v[1] = x * x;
     v[0] = __builtin_fma(x, x, -v[1]);
@@ -170,13 +170,13 @@ inline double x2y2m1(double x, double y) {
     }
     return v[4] + v[3] + v[2] + v[1] + v[0];
 }
-inline float x2y2m1(float x, float y) {
+TR_HD inline float x2y2m1(float x, float y) {
     double dx = x, dy = y;
     return float(dx * dx + dy * dy - 1.0);
 }
 
 // glibc's clog.
-template <class T> TR_NO_FP_CONTRACT complex_t<T> c_log(complex_t<T> x) {
+template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> c_log(complex_t<T> x) {
     T re = x.re, im = x.im;
     if (fm::isnan(re) || fm::isnan(im)) {
         if (fm::isinf(re) || fm::isinf(im)) return {fm::inf<T>(), fm::nan<T>()};
@@ -221,7 +221,7 @@ template <class T> TR_NO_FP_CONTRACT complex_t<T> c_log(complex_t<T> x) {
 // |z| as NumPy's SIMD loop computes it (loops_unary_complex.dispatch):
 // max * sqrt(1 + (min/max)^2) with a fused multiply-add, infinities first,
 // then NaN.  (On a CPU without FMA NumPy rounds the product separately.)
-template <class T> inline T c_abs(complex_t<T> z) {
+template <class T> TR_HD inline T c_abs(complex_t<T> z) {
     T re = fm::fabs(z.re), im = fm::fabs(z.im);
     if (fm::isinf(re) || fm::isinf(im)) return fm::inf<T>();
     if (fm::isnan(re) || fm::isnan(im)) return fm::nan<T>();
@@ -233,11 +233,11 @@ template <class T> inline T c_abs(complex_t<T> z) {
     return h * larger;
 }
 
-template <class T> TR_NO_FP_CONTRACT complex_t<T> cmul(complex_t<T> a, complex_t<T> b) {
+template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> cmul(complex_t<T> a, complex_t<T> b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
 
-template <class T> TR_NO_FP_CONTRACT complex_t<T> c_reciprocal(complex_t<T> x) {
+template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> c_reciprocal(complex_t<T> x) {
     if (fm::fabs(x.im) <= fm::fabs(x.re)) {
         T r = x.im / x.re, d = x.re + x.im * r;
         return {T(1) / d, -r / d};
@@ -246,7 +246,7 @@ template <class T> TR_NO_FP_CONTRACT complex_t<T> c_reciprocal(complex_t<T> x) {
     return {r / d, T(-1) / d};
 }
 
-template <class F> TR_NO_FP_CONTRACT F logaddexp2(F x, F y) {
+template <class F> TR_NO_FP_CONTRACT TR_HD F logaddexp2(F x, F y) {
     if (x == y) return F(x + 1);  // infinities of one sign
     F d = x - y;
     const F log2e = F(1.442695040888963407359924681001892137);
@@ -256,7 +256,7 @@ template <class F> TR_NO_FP_CONTRACT F logaddexp2(F x, F y) {
 }
 
 // NumPy's nc_pow (products unfused, as NumPy's are).
-template <class T> TR_NO_FP_CONTRACT complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
+template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
     using Cx = complex_t<T>;
     if (b.re == 0 && b.im == 0) return Cx(T(1), T(0));
     if (a.re == 0 && a.im == 0) {
@@ -298,7 +298,7 @@ template <class T> TR_NO_FP_CONTRACT complex_t<T> c_pow(complex_t<T> a, complex_
 
 #define TR_UF_FLOAT1(NAME, FN)                                                   \
     struct NAME {                                                                \
-        template <class T> static auto apply(T x) { return fm::FN(detail::ftype<T>(x)); } \
+        template <class T> TR_HD static auto apply(T x) { return fm::FN(detail::ftype<T>(x)); } \
     };
 
 TR_UF_FLOAT1(cbrt, cbrt)
@@ -324,19 +324,19 @@ TR_UF_FLOAT1(rint, rint)  // NumPy has no integer rint loop: ints give float64
 #undef TR_UF_FLOAT1
 
 struct sqrt {
-    template <class T> static auto apply(T x) {
+    template <class T> TR_HD static auto apply(T x) {
         if constexpr (is_complex<T>::value) return detail::c_sqrt(x);
         else return fm::sqrt(detail::ftype<T>(x));
     }
 };
 struct exp {
-    template <class T> static auto apply(T x) {
+    template <class T> TR_HD static auto apply(T x) {
         if constexpr (is_complex<T>::value) return detail::c_exp(x);
         else return fm::exp(detail::ftype<T>(x));
     }
 };
 struct log {
-    template <class T> static auto apply(T x) {
+    template <class T> TR_HD static auto apply(T x) {
         if constexpr (is_complex<T>::value) return detail::c_log(x);
         else return fm::log(detail::ftype<T>(x));
     }
@@ -345,7 +345,7 @@ struct log {
 // floor/ceil/trunc have integer (and bool) loops since NumPy 2.1: identity.
 #define TR_UF_ROUNDING(NAME)                                      \
     struct NAME {                                                 \
-        template <class T> static T apply(T x) {                  \
+        template <class T> TR_HD static T apply(T x) {                  \
             if constexpr (is_float<T>::value) return fm::NAME(x); \
             else return x;                                        \
         }                                                         \
@@ -356,7 +356,7 @@ TR_UF_ROUNDING(trunc)
 #undef TR_UF_ROUNDING
 
 struct absolute {
-    template <class T> static auto apply(T x) {
+    template <class T> TR_HD static auto apply(T x) {
         if constexpr (is_complex<T>::value) return detail::c_abs(x);
         else if constexpr (is_float<T>::value) return fm::fabs(x);
         else if constexpr (is_signed_int<T>::value) return T(x < 0 ? T(-x) : x);  // wraps at INT_MIN like NumPy
@@ -365,7 +365,7 @@ struct absolute {
 };
 
 struct sign {
-    template <class T> static T apply(T x) {
+    template <class T> TR_HD static T apply(T x) {
         if constexpr (is_complex<T>::value) {
             using F = typename real_of<T>::type;
             if (fm::isnan(x.re) || fm::isnan(x.im)) return T(fm::nan<F>(), fm::nan<F>());
@@ -386,14 +386,14 @@ struct sign {
 };
 
 struct square {
-    template <class T> static T apply(T x) {
+    template <class T> TR_HD static T apply(T x) {
         if constexpr (is_complex<T>::value) return detail::cmul(x, x);
         else return T(x * x);
     }
 };
 
 struct reciprocal {
-    template <class T> static T apply(T x) {
+    template <class T> TR_HD static T apply(T x) {
         if constexpr (is_complex<T>::value) {
             return detail::c_reciprocal(x);
         } else if constexpr (is_float<T>::value) {
@@ -412,38 +412,38 @@ struct reciprocal {
 };
 
 struct negative {
-    template <class T> static T apply(T x) {
+    template <class T> TR_HD static T apply(T x) {
         if constexpr (is_complex<T>::value || is_float<T>::value) return -x;
         else return T(T(0) - x);
     }
 };
 struct positive {
-    template <class T> static T apply(T x) { return x; }
+    template <class T> TR_HD static T apply(T x) { return x; }
 };
 
 struct isnan {
-    template <class T> static bool apply(T x) {
+    template <class T> TR_HD static bool apply(T x) {
         if constexpr (is_complex<T>::value) return fm::isnan(x.re) || fm::isnan(x.im);
         else if constexpr (is_float<T>::value) return fm::isnan(x);
         else return false;
     }
 };
 struct isinf {
-    template <class T> static bool apply(T x) {
+    template <class T> TR_HD static bool apply(T x) {
         if constexpr (is_complex<T>::value) return fm::isinf(x.re) || fm::isinf(x.im);
         else if constexpr (is_float<T>::value) return fm::isinf(x);
         else return false;
     }
 };
 struct isfinite {
-    template <class T> static bool apply(T x) {
+    template <class T> TR_HD static bool apply(T x) {
         if constexpr (is_complex<T>::value) return fm::isfinite(x.re) && fm::isfinite(x.im);
         else if constexpr (is_float<T>::value) return fm::isfinite(x);
         else return true;
     }
 };
 struct signbit {
-    template <class T> static bool apply(T x) {
+    template <class T> TR_HD static bool apply(T x) {
         if constexpr (is_float<T>::value) return fm::signbit(x);
         else return x < T(0);
     }
@@ -451,7 +451,7 @@ struct signbit {
 
 // x * (pi / 180) with the constant computed in the loop type.
 struct deg2rad {
-    template <class T> static auto apply(T x) {
+    template <class T> TR_HD static auto apply(T x) {
         using F = detail::ftype<T>;
         return F(x) * F(F(3.141592653589793238462643383279502884) / F(180));
     }
@@ -459,7 +459,7 @@ struct deg2rad {
 // rad2deg multiplies by 180/pi computed in the loop type (float32:
 // 180.0f / (float)pi, which is one ulp below (float)(180/pi)).
 struct rad2deg {
-    template <class T> static auto apply(T x) {
+    template <class T> TR_HD static auto apply(T x) {
         using F = detail::ftype<T>;
         return F(x) * F(F(180) / F(3.141592653589793238462643383279502884));
     }
@@ -468,7 +468,7 @@ using radians = deg2rad;
 using degrees = rad2deg;
 
 struct conjugate {
-    template <class T> static T apply(T x) {
+    template <class T> TR_HD static T apply(T x) {
         if constexpr (is_complex<T>::value) return T(x.re, -x.im);
         else return x;
     }
@@ -476,32 +476,32 @@ struct conjugate {
 using conj = conjugate;
 
 struct logical_not {
-    template <class T> static bool apply(T x) { return !bool(x); }
+    template <class T> TR_HD static bool apply(T x) { return !bool(x); }
 };
 
 // --------------------------------------------------------------- binary
 
 struct arctan2 {
-    template <class T> static auto apply(T a, T b) {
+    template <class T> TR_HD static auto apply(T a, T b) {
         using F = detail::ftype<T>;
         return fm::atan2(F(a), F(b));
     }
 };
 struct hypot {
-    template <class T> static auto apply(T a, T b) {
+    template <class T> TR_HD static auto apply(T a, T b) {
         using F = detail::ftype<T>;
         return fm::hypot(F(a), F(b));
     }
 };
 struct copysign {
-    template <class T> static auto apply(T a, T b) {
+    template <class T> TR_HD static auto apply(T a, T b) {
         using F = detail::ftype<T>;
         return fm::copysign(F(a), F(b));
     }
 };
 
 struct power {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_complex<T>::value) return detail::c_pow(a, b);
         else if constexpr (is_float<T>::value) return b == T(0.5) ? fm::sqrt(a) : fm::pow(a, b);  // NumPy's fast path
         else if constexpr (detail::is_bool<T>) return T(a || !b);
@@ -512,7 +512,7 @@ struct power {
 // NaN-propagating; of two equal values (0.0 and -0.0) the second is
 // returned, as NumPy's SIMD loops do.
 struct maximum {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (fm::isnan(a)) return a;
             if (fm::isnan(b)) return b;
@@ -521,7 +521,7 @@ struct maximum {
     }
 };
 struct minimum {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (fm::isnan(a)) return a;
             if (fm::isnan(b)) return b;
@@ -531,7 +531,7 @@ struct minimum {
 };
 // NaN-ignoring.
 struct fmax {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (fm::isnan(b)) return a;
             if (fm::isnan(a)) return b;
@@ -540,7 +540,7 @@ struct fmax {
     }
 };
 struct fmin {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (fm::isnan(b)) return a;
             if (fm::isnan(a)) return b;
@@ -552,7 +552,7 @@ struct fmin {
 // C fmod: the result has the sign of the dividend.  Integers: 0 for a zero
 // divisor (NumPy warns), and MIN % -1 is 0.
 struct fmod {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             return fm::fmod(a, b);
         } else {
@@ -565,7 +565,7 @@ struct fmod {
 };
 
 struct logaddexp {
-    template <class T> static auto apply(T a, T b) {
+    template <class T> TR_HD static auto apply(T a, T b) {
         using F = detail::ftype<T>;
         F x = F(a), y = F(b);
         if (x == y) return F(x + F(0.693147180559945309417232121458176568));  // infinities of one sign
@@ -576,20 +576,20 @@ struct logaddexp {
     }
 };
 struct logaddexp2 {
-    template <class T> static auto apply(T a, T b) {
+    template <class T> TR_HD static auto apply(T a, T b) {
         using F = detail::ftype<T>;
         return detail::logaddexp2(F(a), F(b));
     }
 };
 
 struct logical_and {
-    template <class T> static bool apply(T a, T b) { return bool(a) && bool(b); }
+    template <class T> TR_HD static bool apply(T a, T b) { return bool(a) && bool(b); }
 };
 struct logical_or {
-    template <class T> static bool apply(T a, T b) { return bool(a) || bool(b); }
+    template <class T> TR_HD static bool apply(T a, T b) { return bool(a) || bool(b); }
 };
 struct logical_xor {
-    template <class T> static bool apply(T a, T b) { return bool(a) != bool(b); }
+    template <class T> TR_HD static bool apply(T a, T b) { return bool(a) != bool(b); }
 };
 
 // The arithmetic and comparison ufuncs by their NumPy names.

@@ -11,27 +11,27 @@
 namespace tr {
 namespace op {
 
-template <class T> inline T fmod_(T a, T b) {
+template <class T> TR_HD inline T fmod_(T a, T b) {
     if constexpr (sizeof(T) == 4) return __builtin_fmodf(a, b);
     else return __builtin_fmod(a, b);
 }
-template <class T> inline T floor_(T a) {
+template <class T> TR_HD inline T floor_(T a) {
     if constexpr (sizeof(T) == 4) return __builtin_floorf(a);
     else return __builtin_floor(a);
 }
 
-struct add { template <class T> static T apply(T a, T b) { return T(a + b); } };
-struct sub { template <class T> static T apply(T a, T b) { return T(a - b); } };
+struct add { template <class T> TR_HD static T apply(T a, T b) { return T(a + b); } };
+struct sub { template <class T> TR_HD static T apply(T a, T b) { return T(a - b); } };
 struct mul {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (sizeof(T) == 1 && T(2) == T(1)) return a && b;
         else return T(a * b);
     }
 };
-struct truediv { template <class T> static T apply(T a, T b) { return a / b; } };
+struct truediv { template <class T> TR_HD static T apply(T a, T b) { return a / b; } };
 
 struct floordiv {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) {
             if (b == 0) return 0;
             if constexpr (is_signed_int<T>::value) {
@@ -60,7 +60,7 @@ struct floordiv {
 };
 
 struct mod {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) {
             if (b == 0) return 0;
             if constexpr (is_signed_int<T>::value) {
@@ -84,7 +84,7 @@ struct mod {
     }
 };
 
-template <class T> inline T ipow(T base, T exp) {
+template <class T> TR_HD inline T ipow(T base, T exp) {
     if constexpr (is_signed_int<T>::value) {
         if (exp < 0) raise(TR_ERR_VALUE, "Integers to negative integer powers are not allowed.");
     }
@@ -98,7 +98,7 @@ template <class T> inline T ipow(T base, T exp) {
 }
 
 // Complex power as exp(b * log(a)), with 0 ** b as CPython and NumPy give it.
-template <class R> inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b) {
+template <class R> TR_HD inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b) {
     if (a.re == 0 && a.im == 0) {
         if (b.re == 0 && b.im == 0) return complex_t<R>(1, 0);
         return complex_t<R>(0, 0);
@@ -117,7 +117,7 @@ template <class R> inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b) {
 }
 
 struct pow {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) return ipow(a, b);
         else if constexpr (sizeof(T) == 4 && is_float<T>::value) return __builtin_powf(a, b);
         else if constexpr (is_float<T>::value) return __builtin_pow(a, b);
@@ -126,25 +126,25 @@ struct pow {
     }
 };
 
-struct lshift { template <class T> static T apply(T a, T b) { return T(a << b); } };
-struct rshift { template <class T> static T apply(T a, T b) { return T(a >> b); } };
-struct bitand_ { template <class T> static T apply(T a, T b) { return T(a & b); } };
-struct bitor_ { template <class T> static T apply(T a, T b) { return T(a | b); } };
-struct bitxor { template <class T> static T apply(T a, T b) { return T(a ^ b); } };
+struct lshift { template <class T> TR_HD static T apply(T a, T b) { return T(a << b); } };
+struct rshift { template <class T> TR_HD static T apply(T a, T b) { return T(a >> b); } };
+struct bitand_ { template <class T> TR_HD static T apply(T a, T b) { return T(a & b); } };
+struct bitor_ { template <class T> TR_HD static T apply(T a, T b) { return T(a | b); } };
+struct bitxor { template <class T> TR_HD static T apply(T a, T b) { return T(a ^ b); } };
 
-struct eq { template <class T> static bool apply(T a, T b) { return a == b; } };
-struct ne { template <class T> static bool apply(T a, T b) { return a != b; } };
-struct lt { template <class T> static bool apply(T a, T b) { return a < b; } };
-struct le { template <class T> static bool apply(T a, T b) { return a <= b; } };
-struct gt { template <class T> static bool apply(T a, T b) { return a > b; } };
-struct ge { template <class T> static bool apply(T a, T b) { return a >= b; } };
+struct eq { template <class T> TR_HD static bool apply(T a, T b) { return a == b; } };
+struct ne { template <class T> TR_HD static bool apply(T a, T b) { return a != b; } };
+struct lt { template <class T> TR_HD static bool apply(T a, T b) { return a < b; } };
+struct le { template <class T> TR_HD static bool apply(T a, T b) { return a <= b; } };
+struct gt { template <class T> TR_HD static bool apply(T a, T b) { return a > b; } };
+struct ge { template <class T> TR_HD static bool apply(T a, T b) { return a >= b; } };
 
-struct logical_and { template <class T> static bool apply(T a, T b) { return bool(a) && bool(b); } };
-struct logical_or { template <class T> static bool apply(T a, T b) { return bool(a) || bool(b); } };
-struct logical_xor { template <class T> static bool apply(T a, T b) { return bool(a) != bool(b); } };
+struct logical_and { template <class T> TR_HD static bool apply(T a, T b) { return bool(a) && bool(b); } };
+struct logical_or { template <class T> TR_HD static bool apply(T a, T b) { return bool(a) || bool(b); } };
+struct logical_xor { template <class T> TR_HD static bool apply(T a, T b) { return bool(a) != bool(b); } };
 
 struct maximum {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (a != a) return a;
             if (b != b) return b;
@@ -153,7 +153,7 @@ struct maximum {
     }
 };
 struct minimum {
-    template <class T> static T apply(T a, T b) {
+    template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (a != a) return a;
             if (b != b) return b;
@@ -161,23 +161,23 @@ struct minimum {
         return a <= b ? a : b;
     }
 };
-struct fmax { template <class T> static T apply(T a, T b) { return (b != b || a >= b) ? a : b; } };
-struct fmin { template <class T> static T apply(T a, T b) { return (b != b || a <= b) ? a : b; } };
+struct fmax { template <class T> TR_HD static T apply(T a, T b) { return (b != b || a >= b) ? a : b; } };
+struct fmin { template <class T> TR_HD static T apply(T a, T b) { return (b != b || a <= b) ? a : b; } };
 
 struct neg {
-    template <class T> static T apply(T a) {
+    template <class T> TR_HD static T apply(T a) {
         if constexpr (is_int<T>::value) return T(T(0) - a);  // wraps, and -bool is rejected by typing
         else return -a;                                       // -0.0 for 0.0, as NumPy
     }
 };
-struct pos { template <class T> static T apply(T a) { return a; } };
+struct pos { template <class T> TR_HD static T apply(T a) { return a; } };
 struct invert {
-    template <class T> static T apply(T a) {
+    template <class T> TR_HD static T apply(T a) {
         if constexpr (sizeof(T) == 1 && T(2) == T(1)) return !a;
         else return T(~a);
     }
 };
-struct logical_not { template <class T> static bool apply(T a) { return !bool(a); } };
+struct logical_not { template <class T> TR_HD static bool apply(T a) { return !bool(a); } };
 
 }  // namespace op
 }  // namespace tr

@@ -7,40 +7,40 @@
 namespace tr {
 namespace py {
 
-template <class T> inline T truediv(T a, T b) {
+template <class T> TR_HD inline T truediv(T a, T b) {
     if (b == T(0))
         raise(TR_ERR_ZERODIV, is_int<T>::value ? "division by zero"
                               : is_complex<T>::value ? "complex division by zero" : "float division by zero");
     return a / b;
 }
-inline double truediv_int(int64_t a, int64_t b) {
+TR_HD inline double truediv_int(int64_t a, int64_t b) {
     if (b == 0) raise(TR_ERR_ZERODIV, "division by zero");
     return double(a) / double(b);
 }
-template <class T> inline T floordiv(T a, T b) {
+template <class T> TR_HD inline T floordiv(T a, T b) {
     if (b == 0)
         raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float floor division by zero");
     return op::floordiv::apply(a, b);
 }
-template <class T> inline T mod(T a, T b) {
+template <class T> TR_HD inline T mod(T a, T b) {
     if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float modulo");
     return op::mod::apply(a, b);
 }
-inline int64_t pow(int64_t a, int64_t b) {
+TR_HD inline int64_t pow(int64_t a, int64_t b) {
     if (b < 0)
         raise(TR_ERR_VALUE,
               "negative exponent %lld for an int power: the result would be a float; write a float base or exponent",
               (long long)b);
     return op::ipow(a, b);
 }
-inline double pow(double a, double b) {
+TR_HD inline double pow(double a, double b) {
     if (a == 0 && b < 0) raise(TR_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
     double r = __builtin_pow(a, b);
     if (__builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b))
         raise(TR_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
     return r;
 }
-template <class T> inline T pow(T a, T b) { return op::pow::apply(a, b); }
+template <class T> TR_HD inline T pow(T a, T b) { return op::pow::apply(a, b); }
 
 }  // namespace py
 }  // namespace tr

@@ -1,0 +1,127 @@
+// backend="cpu": prange loops on OpenMP threads.
+//
+// Modules with a prange loop are compiled with -fopenmp (others are not, so
+// their compiles stay fast); without it the pragmas are ignored and the
+// loops run in order.  The thread count is TRANSPILE_NUM_THREADS, read at
+// every launch, else OpenMP's default (OMP_NUM_THREADS or the core count).
+//
+// Iterations are split statically.  Reductions keep one partial per thread,
+// combined in thread order, so a given thread count always gives the same
+// result.  An iteration that raises stops the iterations after it (those
+// before it still run, so the error reported is the one of the lowest index,
+// as in Python); the error is raised after the loop: C++ exceptions cannot
+// leave an OpenMP region.
+#pragma once
+#include <new>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+// Python line tracking inside a kernel body (thread_local on the CPU).
+#define TR_KERNEL_LINE(n) (::tr::current_line() = (n))
+
+namespace tr {
+namespace par {
+
+inline int threads_for(int64_t n) {
+    int nt = 0;
+    const char *env = getenv("TRANSPILE_NUM_THREADS");
+    if (env && *env) {
+        char *end = nullptr;
+        long v = strtol(env, &end, 10);
+        if (*end != 0 || v <= 0 || v > 1 << 16)
+            raise(TR_ERR_VALUE, "TRANSPILE_NUM_THREADS must be a positive integer, not '%s'", env);
+        nt = int(v);
+    }
+#ifdef _OPENMP
+    if (nt == 0) nt = omp_get_max_threads();
+#else
+    nt = 1;
+#endif
+    if (nt > n) nt = int(n);
+    return nt < 1 ? 1 : nt;
+}
+
+// The CPU needs no staging: the kernel reads the arrays where they are.
+struct Staging {
+    template <class X> void add(const X &, bool) {}
+    void upload() {}
+    template <class X> const X &view(const X &x) { return x; }
+    void download() {}
+};
+
+template <class X> using arg_t = X;
+
+template <class... R> inline void combine_all(const std::tuple<typename R::value_type...> &part, R... reds) {
+    std::apply([&](const auto &...p) { (combine<typename R::op>(*reds.target, p), ...); }, part);
+}
+
+inline void record(ErrorSlot &err, int64_t j, int code, const char *message) {
+#pragma omp critical(tr_par_error)
+    {
+        if (j < err.first_) {
+            err.code = code;
+            err.line = current_line();
+            int i = 0;
+            for (; i < TR_MSG_SIZE - 1 && message[i]; ++i) err.message[i] = message[i];
+            err.message[i] = 0;
+            __atomic_store_n(&err.first_, j, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+template <class K, class... R>
+inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R... reds) {
+    const int64_t n = trip_count(start, stop, step);
+    if (n <= 0) return;
+    const int nt = threads_for(n);
+    using Acc = std::tuple<typename R::value_type...>;
+    Acc *partial = static_cast<Acc *>(malloc(sizeof(Acc) * size_t(nt)));
+    if (!partial) raise(TR_ERR_MEMORY, "out of memory starting a prange loop");
+    for (int t = 0; t < nt; ++t) new (&partial[t]) Acc(identity<typename R::op, typename R::value_type>()...);
+    ErrorSlot err;
+#pragma omp parallel num_threads(nt)
+    {
+#ifdef _OPENMP
+        const int t = omp_get_thread_num();
+#else
+        const int t = 0;
+#endif
+        const K kt = k;  // this thread's copy: its views are known not to change
+        Acc local(identity<typename R::op, typename R::value_type>()...);
+#pragma omp for schedule(static)
+        for (int64_t j = 0; j < n; ++j) {
+            if (j > err.first()) continue;
+            try {
+                std::apply([&](auto &...r) { kt(start + j * step, r...); }, local);
+            } catch (const Error &e) {
+                record(err, j, e.code, e.message);
+            } catch (...) {
+                record(err, j, TR_ERR_MEMORY, "out of memory or internal error in a prange loop");
+            }
+        }
+        partial[t] = local;
+    }
+    for (int t = 0; t < nt; ++t) combine_all<R...>(partial[t], reds...);
+    free(partial);
+    err.rethrow();
+}
+
+// ref = f(ref) as one atomic step (h[idx] += 1 where iterations may share
+// idx): a compare-and-swap loop on the element; 16-byte complex elements
+// take a lock.
+template <class T, class F> inline void atomic_update(T &ref, F &&f) {
+    if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+        T old;
+        __atomic_load(&ref, &old, __ATOMIC_RELAXED);
+        T desired = f(old);
+        while (!__atomic_compare_exchange(&ref, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            desired = f(old);
+    } else {
+#pragma omp critical(tr_par_atomic)
+        ref = f(ref);
+    }
+}
+
+}  // namespace par
+}  // namespace tr

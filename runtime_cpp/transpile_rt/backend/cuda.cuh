@@ -1,0 +1,247 @@
+// backend="cuda": prange loops as CUDA kernels (the module is compiled by
+// nvcc with -DTRANSPILE_BACKEND_CUDA; everything outside prange loops runs
+// on the host as it does for backend="cpu").
+//
+// Memory: before a loop, Staging copies every array the body uses to the
+// GPU (the byte span its view covers; views of one buffer share one device
+// copy) and, after the kernel, copies back the arrays the body writes.
+// Launch: a grid-stride loop, 256 threads a block.  Reductions: each GPU
+// thread keeps a partial and combines it atomically into one device value,
+// which is then combined into the host variable.  Errors (IndexError,
+// ZeroDivisionError...) are recorded on the device (the first to claim the
+// slot wins) and raised on the host after the kernel.  No visible GPU is a
+// RuntimeError at the first loop that needs one.
+#pragma once
+#include <cuda_runtime.h>
+
+#if defined(__CUDA_ARCH__)
+#define TR_KERNEL_LINE(n) ((void)0)
+#else
+#define TR_KERNEL_LINE(n) (::tr::current_line() = (n))
+#endif
+
+namespace tr {
+namespace par {
+
+template <class X> struct device_arg { using type = X; };
+template <class T, int N, int L> struct device_arg<Array<T, N, L>> { using type = DeviceArray<T, N, L>; };
+template <class X> using arg_t = typename device_arg<X>::type;
+
+inline void check(cudaError_t e, const char *what) {
+    if (e != cudaSuccess)
+        raise(TR_ERR_RUNTIME, "backend='cuda': %s failed: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+// A GPU must be visible when the first kernel is launched.
+inline void require_device() {
+    static bool seen = false;
+    if (seen) return;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0)
+        raise(TR_ERR_RUNTIME,
+              "backend='cuda': no CUDA GPU is visible to this process (cudaGetDeviceCount: %s); run on a machine "
+              "with an NVIDIA GPU and driver, check CUDA_VISIBLE_DEVICES, or use backend='cpu'",
+              e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    seen = true;
+}
+
+#ifndef TR_MAX_STAGED
+#define TR_MAX_STAGED 64
+#endif
+
+struct Staging {
+    struct Span {
+        char *lo;
+        int64_t nbytes;
+        char *dev;
+        bool write;
+    };
+    Span spans[TR_MAX_STAGED];
+    int n = 0;
+
+    template <class X> void add(const X &, bool) {}  // scalars travel in the kernel's arguments
+    template <class T, int N, int L> void add(const Array<T, N, L> &a, bool write) {
+        int64_t lo = 0, hi = 0;
+        bool empty = false;
+        for (int k = 0; k < N; ++k) {
+            if (a.shape[k] == 0) empty = true;
+            int64_t ext = (a.shape[k] - 1) * a.stride(k);
+            if (ext < 0) lo += ext; else hi += ext;
+        }
+        char *base = reinterpret_cast<char *>(a.data + lo);
+        int64_t nbytes = empty ? 0 : (hi - lo + 1) * int64_t(sizeof(T));
+        insert(base, nbytes, write);
+    }
+    void insert(char *lo, int64_t nbytes, bool write) {
+        for (int i = 0; i < n; ++i) {  // overlapping views share one device copy
+            Span &s = spans[i];
+            if (lo <= s.lo + s.nbytes && s.lo <= lo + nbytes) {
+                char *a = lo < s.lo ? lo : s.lo;
+                char *b = lo + nbytes > s.lo + s.nbytes ? lo + nbytes : s.lo + s.nbytes;
+                Span merged = {a, int64_t(b - a), nullptr, bool(write || s.write)};
+                spans[i] = spans[--n];
+                insert(merged.lo, merged.nbytes, merged.write);
+                return;
+            }
+        }
+        if (n == TR_MAX_STAGED) raise(TR_ERR_RUNTIME, "backend='cuda': a prange loop uses more than %d arrays", n);
+        spans[n++] = Span{lo, nbytes, nullptr, write};
+    }
+    void upload() {
+        require_device();
+        for (int i = 0; i < n; ++i) {
+            void *p = nullptr;
+            check(cudaMalloc(&p, size_t(spans[i].nbytes > 64 ? spans[i].nbytes : 64)), "cudaMalloc");
+            spans[i].dev = static_cast<char *>(p);
+            if (spans[i].nbytes)
+                check(cudaMemcpy(p, spans[i].lo, size_t(spans[i].nbytes), cudaMemcpyHostToDevice),
+                      "cudaMemcpy to the GPU");
+        }
+    }
+    template <class X> const X &view(const X &x) { return x; }
+    template <class T, int N, int L> DeviceArray<T, N, L> view(const Array<T, N, L> &a) {
+        DeviceArray<T, N, L> d;
+        char *p = reinterpret_cast<char *>(a.data);
+        for (int i = 0; i < n; ++i)
+            if (spans[i].lo <= p && p <= spans[i].lo + spans[i].nbytes) {
+                d.data = reinterpret_cast<T *>(spans[i].dev + (p - spans[i].lo));
+                break;
+            }
+        for (int k = 0; k < N; ++k) d.shape[k] = a.shape[k], d.strides[k] = a.stride(k);
+        return d;
+    }
+    void download() {
+        for (int i = 0; i < n; ++i)
+            if (spans[i].write && spans[i].nbytes)
+                check(cudaMemcpy(spans[i].lo, spans[i].dev, size_t(spans[i].nbytes), cudaMemcpyDeviceToHost),
+                      "cudaMemcpy from the GPU");
+    }
+    ~Staging() {
+        for (int i = 0; i < n; ++i)
+            if (spans[i].dev) cudaFree(spans[i].dev);
+    }
+};
+
+// Bits of a value as an unsigned word of its size.
+template <int S> struct word_of;
+template <> struct word_of<4> { using type = unsigned int; };
+template <> struct word_of<8> { using type = unsigned long long; };
+
+// ref = f(ref) as one atomic step on the device: compare-and-swap on the
+// element (elements of 1 or 2 bytes: on the 4-byte word that holds them).
+template <class T, class F> __device__ inline void atomic_update_device(T &ref, F f) {
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+        using W = typename word_of<sizeof(T)>::type;
+        W *p = reinterpret_cast<W *>(&ref);
+        W old = *p, assumed;
+        do {
+            assumed = old;
+            T cur, next;
+            memcpy(&cur, &assumed, sizeof(T));
+            next = f(cur);
+            W desired;
+            memcpy(&desired, &next, sizeof(T));
+            old = atomicCAS(p, assumed, desired);
+        } while (old != assumed);
+    } else if constexpr (sizeof(T) < 4) {
+        const size_t addr = reinterpret_cast<size_t>(&ref);
+        unsigned int *p = reinterpret_cast<unsigned int *>(addr & ~size_t(3));
+        const unsigned shift = unsigned(addr & 3) * 8;
+        const unsigned mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+        unsigned int old = *p, assumed;
+        do {
+            assumed = old;
+            T cur, next;
+            unsigned bits = (assumed & mask) >> shift;
+            memcpy(&cur, &bits, sizeof(T));
+            next = f(cur);
+            unsigned nbits = 0;
+            memcpy(&nbits, &next, sizeof(T));
+            old = atomicCAS(p, assumed, (assumed & ~mask) | ((nbits << shift) & mask));
+        } while (old != assumed);
+    } else {
+        static_assert(sizeof(T) <= 8, "backend='cuda': atomic updates of 16-byte (complex128) elements");
+    }
+}
+
+template <class T, class F> TR_HD inline void atomic_update(T &ref, F &&f) {
+#if defined(__CUDA_ARCH__)
+    atomic_update_device(ref, f);
+#else
+    ref = f(ref);  // host code runs loops in order
+#endif
+}
+
+template <class Op, class T> __device__ inline void atomic_combine(T *into, T part) {
+    if constexpr (same<Op, op::add>::value && (same<T, float>::value || same<T, double>::value ||
+                                                 same<T, int>::value || same<T, unsigned int>::value)) {
+        atomicAdd(into, part);
+    } else if constexpr (same<Op, op::add>::value && sizeof(T) == 8 && is_int<T>::value) {
+        atomicAdd(reinterpret_cast<unsigned long long *>(into), (unsigned long long)part);  // two's complement
+    } else if constexpr (same<Op, op::add>::value && is_complex<T>::value) {
+        atomicAdd(&into->re, part.re);
+        atomicAdd(&into->im, part.im);
+    } else {
+        atomic_update_device(*into, [&](const T &cur) { return Op::apply(cur, part); });
+    }
+}
+
+template <class K, class... R>
+__global__ void kernel(K k, int64_t start, int64_t step, int64_t n, typename R::value_type *...acc) {
+    std::tuple<typename R::value_type...> local(identity<typename R::op, typename R::value_type>()...);
+    const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+    for (int64_t j = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; j < n; j += stride)
+        std::apply([&](auto &...r) { k(start + j * step, r...); }, local);
+    std::apply([&](const auto &...r) { (atomic_combine<typename R::op>(acc, r), ...); }, local);
+}
+
+template <class K, class... R, size_t... I>
+inline void launch(const K &k, int64_t start, int64_t step, int64_t n, void **acc, std::index_sequence<I...>) {
+    const int block = 256;
+    int64_t grid = (n + block - 1) / block;
+    if (grid > (1 << 20)) grid = 1 << 20;  // a grid-stride loop covers the rest
+    kernel<K, R...><<<unsigned(grid), block>>>(k, start, step, n, static_cast<typename R::value_type *>(acc[I])...);
+}
+
+template <class K, class... R>
+inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R... reds) {
+    const int64_t n = trip_count(start, stop, step);
+    if (n <= 0) return;
+    require_device();
+    DeviceError clean = {};
+    check(cudaMemcpyToSymbol(device_error, &clean, sizeof clean), "resetting the device error slot");
+    void *acc[sizeof...(R) > 0 ? sizeof...(R) : 1] = {};
+    int i = 0;
+    (
+        [&] {
+            using T = typename R::value_type;
+            T init = identity<typename R::op, T>();
+            check(cudaMalloc(&acc[i], sizeof(T)), "cudaMalloc");
+            check(cudaMemcpy(acc[i], &init, sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy to the GPU");
+            ++i;
+        }(),
+        ...);
+    launch<K, R...>(k, start, step, n, acc, std::index_sequence_for<R...>{});
+    cudaError_t launch = cudaGetLastError();
+    cudaError_t run = cudaDeviceSynchronize();
+    DeviceError seen = {};
+    cudaMemcpyFromSymbol(&seen, device_error, sizeof seen);
+    i = 0;
+    (
+        [&] {
+            using T = typename R::value_type;
+            T part;
+            cudaMemcpy(&part, acc[i], sizeof(T), cudaMemcpyDeviceToHost);
+            cudaFree(acc[i]);
+            combine<typename R::op>(*reds.target, part);
+            ++i;
+        }(),
+        ...);
+    check(launch, "launching a kernel");
+    check(run, "running a kernel");
+    if (seen.code) raise(seen.code, "%s", seen.message);
+}
+
+}  // namespace par
+}  // namespace tr

@@ -1,0 +1,122 @@
+"""Lowering of prange loops: one kernel struct per loop, written once for
+every backend, and its launch through tr::par (runtime_cpp/transpile_rt/backend/).
+
+    for i in prange(n):          struct tr_prange_f_1 {             // at namespace scope
+        y[i] = a * x[i]              tr::par::arg_t<Array<..>> v_x;   // shared arrays (device views on GPUs)
+        s += y[i]                    double v_a;                      // shared scalars by value
+                                     TR_HD void operator()(int64_t tr_iv, double &v_s) const {
+                                         int64_t v_i{};               // the iteration's own variables
+                                         v_i = tr_iv; ... }
+                                 };
+                                 // in the function:
+                                 tr::par::Staging st; st.add(v_x, false); ...; st.upload();
+                                 const tr_prange_f_1 k{st.view(v_x), v_a, ...};
+                                 tr::par::for_range(k, 0, n, 1, tr::par::reduce<tr::op::add>(v_s));
+                                 st.download();
+
+The analysis (passes/parallel.py) decided what is shared, private, reduced
+and atomic; this module only spells it.
+"""
+from __future__ import annotations
+
+from ..hir import nodes as h
+from ..hir import types as T
+from .model import CExpr, Line
+from .types import ctype
+
+HEADER = "transpile_rt/backend/parallel.hpp"
+
+
+def parallel_for(fl, s: h.For) -> None:
+    """Lowers a prange loop of FunctionLowerer fl as a kernel and its launch."""
+    info = fl.tf.parallel[s]
+    module = fl.module
+    module.include(HEADER)
+    index = len(module.kernels) + 1
+    name = f"tr_prange_{fl.tf.cxx_name}_{index}"
+    var_types = fl.tf.var_types
+
+    start, stop, step = _range_bounds(fl, s.iter)
+
+    # The body, lowered into the kernel's operator() (its own lines and temporaries).
+    saved = (fl.lines, fl.depth, fl.pre, fl.last_line, fl.loop_flags, fl.kernel)
+    fl.lines, fl.depth, fl.pre, fl.last_line, fl.loop_flags, fl.kernel = [], 2, [], None, [], info
+    try:
+        fl.bind_loop_target(s.target, "tr_iv", fl.tf.loops[s])
+        fl.block(s.body)
+        body = fl.lines
+    finally:
+        fl.lines, fl.depth, fl.pre, fl.last_line, fl.loop_flags, fl.kernel = saved
+
+    members = []
+    for n in info.shared:
+        t = var_types[n]
+        members.append(f"tr::par::arg_t<{ctype(t)}> {fl.var(n)};" if isinstance(t, T.Array)
+                       else f"{ctype(t)} {fl.var(n)};")
+    params = ["int64_t tr_iv"] + [f"{ctype(var_types[n])} &{fl.var(n)}" for n in info.reductions]
+    loc = s.loc
+    where = f"{_short(loc.filename)}:{loc.line}"
+    text = [f"// prange body at {where} ({fl.fn.qualname}): one iteration per call, the same code for every "
+            "backend",
+            f"struct {name} {{"]
+    text += [f"    {m}" for m in members]
+    text.append(f"    TR_HD void operator()({', '.join(params)}) const {{")
+    text += [f"        {ctype(var_types[n])} {fl.var(n)}{{}};" for n in info.private]
+    text += ["    " * line.indent + line.text for line in body]
+    text += ["    }", "};"]
+    module.kernels.append("\n".join(text))
+
+    # The launch, in the function.
+    st, k = fl.tmp("st"), fl.tmp("k")
+    reductions = "".join(f", tr::par::reduce<{functor}>({fl.var(n)})" for n, functor in info.reductions.items())
+    fl.emit("{")
+    fl.depth += 1
+    fl.emit(f"tr::par::Staging {st};")
+    for n in info.shared:
+        if isinstance(var_types[n], T.Array):
+            written = "true" if n in info.written_arrays else "false"
+            fl.emit(f"{st}.add({fl.var(n)}, {written});")
+    fl.emit(f"{st}.upload();")
+    fl.emit(f"const {name} {k}{{{', '.join(f'{st}.view({fl.var(n)})' for n in info.shared)}}};")
+    fl.emit(f"tr::par::for_range({k}, {start}, {stop}, {step}{reductions});")
+    fl.emit(f"{st}.download();")
+    fl.depth -= 1
+    fl.emit("}")
+    if s.orelse:  # no break in a prange loop: the else block always runs
+        fl.block(s.orelse)
+
+
+def _range_bounds(fl, call: h.Call):
+    args = [fl.hoist(f"int64_t({fl.expr(a).code})") for a in call.args]
+    if len(args) == 1:
+        return "0", args[0], "1"
+    if len(args) == 2:
+        return args[0], args[1], "1"
+    return tuple(args)
+
+
+def atomic_update(fl, s: h.AugAssign, arr: str, idx: str, ops, info, value: CExpr, vt) -> None:
+    """h[k] op= v where iterations may share k: one atomic read-modify-write."""
+    v = fl.hoist(value.code)
+    ref = fl.tmp("ref")
+    elem = fl.elem(info.result.dtype)
+    expr = fl.binop(s.op, ops, CExpr("tr_cur"), info.result, CExpr(v), vt)
+    fl.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx});")
+    fl.lines.append(Line(fl.depth + 1, f"tr::par::atomic_update({ref}, [&](const {elem} &tr_cur) {{ "
+                                       f"return tr::cast<{elem}>({expr.code}); }}); }}"))
+
+
+def _short(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+BUILDS = {
+    "cpu": "g++ -fopenmp (OpenMP threads)",
+    "cuda": "nvcc -x cu -DTRANSPILE_BACKEND_CUDA (prange loops are CUDA kernels)",
+    "ascend": "the CANN toolkit's bisheng with -DTRANSPILE_BACKEND_ASCEND (prange loops are Ascend C kernels)",
+}
+
+
+def backend_note(backend: str) -> str:
+    return (f"// backend='{backend}': built with {BUILDS[backend]}; transpile_rt/backend/parallel.hpp picks the "
+            "device parts by TRANSPILE_BACKEND_CUDA / TRANSPILE_BACKEND_ASCEND / neither (CPU)")

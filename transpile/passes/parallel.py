@@ -1,0 +1,476 @@
+"""prange loops: what each iteration owns, what it reduces, and the races
+rejected before any code is generated.
+
+For every `for i in prange(...)` of a typed function this pass decides
+(a side table `TypedFunction.parallel`, For node -> ParallelLoop):
+
+* private: variables assigned in the body (the loop variable included).
+  Each iteration has its own; reading one before the iteration assigned it
+  would read another iteration's value (a loop-carried dependency) and is
+  an error, as is reading one after the loop.
+* reductions: scalars the body only updates with `s += e` (or -=, *=, |=,
+  &=, ^=, one operator family per variable) and never reads otherwise.
+* shared: everything else the body reads (arrays are shared by reference;
+  element writes to them are the user's promise of independent iterations).
+* atomic: `h[k] += e` on a shared array where k is not the loop variable
+  (histograms): the update is one atomic step.
+* sequential: a reason the loop runs in order (fallback code in it, values
+  owned by Python, a prange nested in another) instead of in parallel.
+
+Backends other than the CPU also get the device subset checked here: a GPU
+or NPU kernel body may use scalar arithmetic, element indexing of the
+arrays it shares, math functions and nested range loops.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from ..diagnostics import TypingError, UnsupportedSyntaxError
+from ..hir import nodes as h
+from ..hir import types as T
+
+# Augmented operators that make a reduction, and the C++ functor that
+# combines partial results ("-" reduces with add: the partials hold -sum).
+REDUCTION_OPS = {"+": "tr::op::add", "-": "tr::op::add", "*": "tr::op::mul", "|": "tr::op::bitor_",
+                 "&": "tr::op::bitand_", "^": "tr::op::bitxor"}
+FAMILY = {"+": "+", "-": "+", "*": "*", "|": "|", "&": "&", "^": "^"}
+
+DEVICE_BUILTINS = {"abs", "min", "max", "int", "float", "bool", "round", "len", "range"}
+DEVICE_STMTS = (h.Assign, h.AugAssign, h.If, h.While, h.For, h.Break, h.Continue, h.Pass, h.Assert, h.ExprStmt)
+
+
+@dataclass
+class ParallelLoop:
+    node: h.For
+    index: str
+    shared: tuple = ()
+    private: tuple = ()
+    reductions: dict = field(default_factory=dict)  # name -> C++ combining functor
+    written_arrays: tuple = ()  # shared arrays the body writes (copied back from a device)
+    atomic: set = field(default_factory=set)  # AugAssign nodes updated atomically
+    sequential: str | None = None  # why the loop runs in order
+
+
+def is_prange(tf, node) -> bool:
+    call = tf.calls.get(node.iter) if isinstance(node, h.For) else None
+    return bool(call) and call[0] == "lib" and getattr(call[1], "name", None) == "prange"
+
+
+# ---- walking the HIR ----------------------------------------------------------
+
+def _children(node):
+    for f in fields(node):
+        if f.name == "loc":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, h.Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, h.Node):
+                    yield item
+
+
+def walk(node):
+    """Every node under node (node included), statements and expressions."""
+    yield node
+    for child in _children(node):
+        yield from walk(child)
+
+
+def walk_body(stmts):
+    for s in stmts:
+        yield from walk(s)
+
+
+def expr_reads(node, out: list, bound=frozenset()) -> list:
+    """Name nodes an expression reads (generator targets excluded)."""
+    if isinstance(node, h.Name):
+        if node.id not in bound:
+            out.append(node)
+    elif isinstance(node, h.GenExp):
+        inner = bound | set(_target_names(node.target))
+        expr_reads(node.iter, out, bound)
+        expr_reads(node.elt, out, inner)
+        for c in node.conds:
+            expr_reads(c, out, inner)
+    elif node is not None:
+        for child in _children(node):
+            expr_reads(child, out, bound)
+    return out
+
+
+def _target_names(t) -> list:
+    if isinstance(t, h.Name):
+        return [t.id]
+    if isinstance(t, h.TupleExpr):
+        return [n for e in t.elts for n in _target_names(e)]
+    return []
+
+
+def genexp_targets(node) -> list:
+    return [n for sub in walk(node) if isinstance(sub, h.GenExp) for n in _target_names(sub.target)]
+
+
+def _target_reads(t, out: list) -> None:
+    """Names a store target reads (a[i] = ... reads a and i)."""
+    if isinstance(t, h.Subscript):
+        expr_reads(t, out)
+    elif isinstance(t, h.TupleExpr):
+        for e in t.elts:
+            _target_reads(e, out)
+
+
+def stmt_reads(s) -> list:
+    """Names the statement itself reads (not those of nested bodies)."""
+    out: list = []
+    if isinstance(s, h.Assign):
+        expr_reads(s.value, out)
+        for t in s.targets:
+            _target_reads(t, out)
+    elif isinstance(s, h.AugAssign):
+        expr_reads(s.value, out)
+        if isinstance(s.target, h.Name):
+            out.append(s.target)
+        else:
+            _target_reads(s.target, out)
+    elif isinstance(s, (h.If, h.While)):
+        expr_reads(s.test, out)
+    elif isinstance(s, h.For):
+        expr_reads(s.iter, out)
+    elif isinstance(s, (h.ExprStmt, h.Return)):
+        expr_reads(s.value, out)
+    elif isinstance(s, h.Assert):
+        expr_reads(s.test, out)
+        expr_reads(s.msg, out)
+    return out
+
+
+def stmt_writes(s) -> list:
+    """Names the statement itself assigns (not those of nested bodies)."""
+    out = []
+    if isinstance(s, h.Assign):
+        for t in s.targets:
+            out += _target_names(t)
+    elif isinstance(s, h.AugAssign):
+        out += _target_names(s.target)
+    elif isinstance(s, h.For):
+        out += _target_names(s.target)
+    for part in ("value", "test", "iter"):
+        if hasattr(s, part) and getattr(s, part) is not None:
+            out += genexp_targets(getattr(s, part))
+    return out
+
+
+def nested_blocks(s):
+    for part in ("body", "orelse"):
+        if hasattr(s, part):
+            yield getattr(s, part)
+
+
+def all_writes(stmts) -> set:
+    out = set()
+    for s in stmts:
+        out |= set(stmt_writes(s))
+        for b in nested_blocks(s):
+            out |= all_writes(b)
+    return out
+
+
+def _root_name(node):
+    while isinstance(node, h.Subscript):
+        node = node.value
+    return node.id if isinstance(node, h.Name) else None
+
+
+# ---- the analysis -------------------------------------------------------------------
+
+def analyse(typer) -> None:
+    """Fills typer.tf.parallel for every prange loop of the function."""
+    tf = typer.tf
+    loops = [n for n in walk_body(tf.hir.body) if isinstance(n, h.For) and is_prange(tf, n)]
+    if not loops:
+        return
+    inner = set()
+    for loop in loops:
+        for n in walk_body(loop.body):
+            if n is not loop and isinstance(n, h.For) and is_prange(tf, n):
+                inner.add(n)
+    for loop in loops:
+        tf.parallel[loop] = _loop(typer, loop, loop in inner)
+
+
+def _loop(typer, loop: h.For, nested: bool) -> ParallelLoop:
+    tf = typer.tf
+    if not isinstance(loop.target, h.Name):
+        raise TypingError("a prange loop needs one loop variable", loop.target.loc)
+    info = ParallelLoop(loop, loop.target.id)
+    backend = typer.program.options.backend
+    info.sequential = _sequential_reason(typer, loop, nested)
+    if info.sequential:
+        return info
+
+    body = loop.body
+    _check_break(body)
+    writes = all_writes(body) | {info.index}
+    aug_ops: dict = {}
+    other_writes = set()
+    reads_elsewhere = set()
+    for s in _all_stmts(body):
+        if isinstance(s, h.AugAssign) and isinstance(s.target, h.Name):
+            aug_ops.setdefault(s.target.id, []).append(s)
+            reads_elsewhere |= {n.id for n in expr_reads(s.value, [])}
+        else:
+            other_writes |= set(stmt_writes(s))
+            reads_elsewhere |= {n.id for n in stmt_reads(s)}
+    for name, stmts in sorted(aug_ops.items()):
+        t = tf.var_types.get(name)
+        if name in other_writes or name in reads_elsewhere or name == info.index or not isinstance(t, T.Scalar):
+            continue  # an iteration's own variable (checked below), or an error found below
+        families = {FAMILY.get(s.op) for s in stmts}
+        if None in families or len(families) > 1:
+            ops = ", ".join(sorted({s.op + "=" for s in stmts}))
+            raise TypingError(f"'{name}' is updated with {ops} in a prange loop: a reduction needs one operator "
+                              "(+= and -= may mix)", stmts[0].loc,
+                              "reductions support +=, -=, *=, |=, &=, ^=; keep one per variable")
+        info.reductions[name] = REDUCTION_OPS[stmts[0].op]
+    private = writes - set(info.reductions)
+    info.private = tuple(sorted(n for n in private if n in tf.var_types))
+    _check_loop_carried(loop, body, set(info.private), {info.index})
+    _check_read_after(tf.hir.body, loop, set(info.private))
+
+    reads = {n.id for n in expr_reads_all(body)}
+    info.shared = tuple(sorted(n for n in reads if n in tf.var_types and n not in private
+                               and n not in info.reductions))
+    written = set()
+    for s in _all_stmts(body):
+        targets = s.targets if isinstance(s, h.Assign) else (s.target,) if isinstance(s, h.AugAssign) else ()
+        for t in targets:
+            for sub in ([t] if not isinstance(t, h.TupleExpr) else list(t.elts)):
+                if isinstance(sub, h.Subscript):
+                    root = _root_name(sub)
+                    if root in info.shared:
+                        written.add(root)
+                        if isinstance(s, h.AugAssign):
+                            _augmented_element(tf, info, s, sub, root)
+                elif isinstance(sub, h.Name) and isinstance(s, h.AugAssign) and sub.id in info.shared:
+                    pass  # unreachable: an augmented name is private or a reduction
+    info.written_arrays = tuple(sorted(written))
+    if backend != "cpu":
+        _check_device(typer, info, backend)
+    return info
+
+
+def expr_reads_all(stmts) -> list:
+    out = []
+    for s in _all_stmts(stmts):
+        out += stmt_reads(s)
+    return out
+
+
+def _all_stmts(stmts):
+    for s in stmts:
+        yield s
+        for b in nested_blocks(s):
+            yield from _all_stmts(b)
+
+
+def _check_break(stmts) -> None:
+    """break leaves a sequential loop early; prange iterations have no order."""
+    for s in stmts:
+        if isinstance(s, h.Break):
+            raise UnsupportedSyntaxError("'break' inside a prange loop is not supported", s.loc,
+                                         "iterations run in any order; use range() for a loop that stops early")
+        if isinstance(s, h.If):
+            _check_break(s.body)
+            _check_break(s.orelse)
+
+
+def _sequential_reason(typer, loop, nested: bool) -> str | None:
+    tf = typer.tf
+    if nested:
+        return "a prange loop nested in another prange loop runs in order inside each outer iteration"
+    for s in _all_stmts(loop.body):
+        if s in tf.fallbacks:
+            return (f"line {s.loc.line} runs as Python (JIT Fallback), which needs the interpreter lock: "
+                    "the prange loop runs in order")
+    for n in walk_body(loop.body):
+        if n in tf.coerce or tf.types.get(n) == T.ANY:
+            return (f"line {n.loc.line} uses a value made by Python (JIT Fallback): the prange loop runs in order")
+    fallback_written = set()
+    for finfo in tf.fallbacks.values():
+        fallback_written |= set(finfo.writes)
+    for n in expr_reads_all(loop.body):
+        if n.id in fallback_written and isinstance(tf.var_types.get(n.id), (T.Array, T.AnyType)):
+            return (f"'{n.id}' comes from Python (JIT Fallback) and Python owns its memory: the prange loop runs "
+                    "in order")
+    for n in walk_body(loop.body):
+        call = tf.calls.get(n) if isinstance(n, h.Call) else None
+        if call and call[0] == "jit":
+            callee = typer.program.functions.get(call[1])
+            if callee is not None and _has_fallbacks(typer.program, callee, set()):
+                return (f"line {n.loc.line} calls {callee.hir.name}(), which runs code as Python (JIT Fallback): "
+                        "the prange loop runs in order")
+    return None
+
+
+def _has_fallbacks(program, tf, seen: set) -> bool:
+    if id(tf) in seen:
+        return False
+    seen.add(id(tf))
+    if tf.fallbacks:
+        return True
+    for kind, target, _ in tf.calls.values():
+        if kind == "jit":
+            callee = program.functions.get(target)
+            if callee is not None and _has_fallbacks(program, callee, seen):
+                return True
+    return False
+
+
+def _check_loop_carried(loop, body, private: set, assigned: set) -> None:
+    """Every read of an iteration's own variable must follow its assignment
+    in the same iteration."""
+    for s in body:
+        if isinstance(s, h.Return):
+            raise UnsupportedSyntaxError("'return' inside a prange loop is not supported", s.loc,
+                                         "iterations run in any order; compute a result and return after the loop")
+        for n in stmt_reads(s):
+            if n.id in private and n.id not in assigned:
+                raise TypingError(
+                    f"'{n.id}' is read before this iteration of the prange loop assigns it, so its value would come "
+                    f"from another iteration (a loop-carried dependency)", n.loc,
+                    f"for a sum write {n.id} += ... and do not read {n.id} elsewhere in the loop (a reduction); "
+                    "otherwise assign it first in each iteration, or keep per-iteration values in an array")
+        if isinstance(s, h.If):
+            a = set(assigned)
+            _check_loop_carried(loop, s.body, private, a)
+            b = set(assigned)
+            _check_loop_carried(loop, s.orelse, private, b)
+            assigned |= (a & b)
+        elif isinstance(s, (h.While, h.For)):
+            inner = set(assigned) | set(stmt_writes(s))
+            _check_loop_carried_nested(loop, s, private, inner)
+        else:
+            assigned |= set(stmt_writes(s))
+
+
+def _check_loop_carried_nested(loop, s, private, inner):
+    for b in nested_blocks(s):
+        _check_loop_carried(loop, b, private, set(inner))
+
+
+def _check_read_after(fn_body, loop, private: set) -> None:
+    """A private variable read after the loop (before being reassigned) would
+    not hold the last iteration's value."""
+    path = _path_to(fn_body, loop)
+    if path is None:
+        return
+    pending = set(private)
+    for block, index in reversed(path):
+        for s in block[index + 1:]:
+            for n in stmt_reads(s) + [r for b in nested_blocks(s) for r in expr_reads_all(b)]:
+                if n.id in pending:
+                    raise TypingError(
+                        f"'{n.id}' is assigned inside the prange loop at line {loop.loc.line} and read after it; each "
+                        f"iteration has its own '{n.id}', so after the loop it does not hold the last iteration's "
+                        "value", n.loc,
+                        "assign it again after the loop, or keep per-iteration values in an array (for a sum, "
+                        f"use {n.id} += ... and no other use inside the loop: a reduction)")
+            if not isinstance(s, (h.If, h.While, h.For)):
+                pending -= set(stmt_writes(s))
+            if not pending:
+                return
+
+
+def _path_to(stmts, target, path=None):
+    """[(block, index), ...] from the function body down to the target statement."""
+    path = path or []
+    for i, s in enumerate(stmts):
+        if s is target:
+            return path + [(stmts, i)]
+        for b in nested_blocks(s):
+            found = _path_to(b, target, path + [(stmts, i)])
+            if found:
+                return found
+    return None
+
+
+def _augmented_element(tf, info, s, target, root) -> None:
+    """h[k] op= v on a shared array: atomic unless k is the loop variable."""
+    sub = tf.subscripts.get(target)
+    first = target.index[0] if target.index else None
+    own = isinstance(first, h.Name) and first.id == info.index and target.value is not None \
+        and isinstance(target.value, h.Name)
+    if own:
+        return
+    if sub is not None and sub.kind == "element":
+        info.atomic.add(s)
+        return
+    raise TypingError(f"'{root}' is updated in place by every iteration of the prange loop at an index other than "
+                      f"the loop variable '{info.index}': iterations would race", s.loc,
+                      f"update single elements (h[k] += 1 is made atomic), index the first axis with "
+                      f"'{info.index}', or keep per-iteration results in separate rows")
+
+
+def _check_device(typer, info: ParallelLoop, backend: str) -> None:
+    """The body of a GPU/NPU kernel: scalars, element indexing, math."""
+    tf = typer.tf
+    where = f"inside a prange loop on backend='{backend}'"
+    hint = ("GPU/NPU kernels support scalar arithmetic, element indexing of arrays, math/NumPy functions of "
+            "scalars and nested range loops; move the rest out of the loop, or use backend='cpu'")
+    for s in _all_stmts(info.node.body):
+        if not isinstance(s, DEVICE_STMTS):
+            raise UnsupportedSyntaxError(f"'{type(s).__name__.lower()}' statements are not supported {where}",
+                                         s.loc, hint)
+        if isinstance(s, h.For) and not isinstance(tf.loops.get(s), T.Range):
+            raise UnsupportedSyntaxError(f"only range loops are supported {where}", s.loc, hint)
+        if isinstance(s, h.Assign) and any(not isinstance(t, (h.Name, h.Subscript)) for t in s.targets):
+            raise UnsupportedSyntaxError(f"tuple assignment is not supported {where}", s.loc, hint)
+    if backend == "ascend" and info.atomic:
+        s = next(iter(info.atomic))
+        raise UnsupportedSyntaxError(
+            f"updating shared array elements at an index other than the loop variable needs atomics, which "
+            f"the Ascend backend does not have yet", s.loc, "use backend='cpu' or 'cuda' for histograms")
+    for node in walk_body(info.node.body):
+        t = tf.types.get(node)
+        if isinstance(node, h.Subscript):
+            sub = tf.subscripts.get(node)
+            if sub is not None and sub.kind != "element":
+                raise UnsupportedSyntaxError(f"slicing arrays is not supported {where}", node.loc, hint)
+            if _root_name(node) is None or not isinstance(node.value, h.Name):
+                raise UnsupportedSyntaxError(f"indexing this expression is not supported {where}", node.loc, hint)
+        elif isinstance(node, h.Name) and isinstance(t, T.Array):
+            if node.id not in info.shared or node in tf.consts:
+                raise UnsupportedSyntaxError(
+                    f"array '{node.id}' cannot be used {where}: only arrays passed in or made before the loop", node.loc,
+                    "global arrays are not copied to the device: pass the array as an argument")
+        elif isinstance(node, h.Call):
+            call = tf.calls.get(node)
+            if call and call[0] == "jit":
+                raise UnsupportedSyntaxError(f"calling another @jit function is not supported {where} yet",
+                                             node.loc, "inline the computation into the loop body")
+            entry = call[1] if call else None
+            name = getattr(entry, "name", "")
+            headers = getattr(entry, "headers", ())
+            ok = (name in DEVICE_BUILTINS or "transpile_rt/math/math.hpp" in headers
+                  or (name.startswith("numpy.") and isinstance(t, T.Scalar)))
+            if name in ("min", "max") and call[2] != "scalars":
+                ok = False
+            if name == "round" and call[2] not in ("int", "float"):
+                ok = False
+            if not ok:
+                raise UnsupportedSyntaxError(f"calling {name or 'this'}() is not supported {where}", node.loc, hint)
+        elif isinstance(t, T.Array) and not isinstance(node, h.Name):
+            raise UnsupportedSyntaxError(f"array expressions are not supported {where}", node.loc, hint)
+        elif isinstance(node, (h.GenExp,)):
+            raise UnsupportedSyntaxError(f"generator expressions are not supported {where}", node.loc, hint)
+    for name in info.shared + info.private:
+        t = tf.var_types.get(name)
+        if isinstance(t, T.Array) and name in info.private:
+            raise UnsupportedSyntaxError(f"array variable '{name}' assigned {where}", info.node.loc, hint)
+    for name, functor in info.reductions.items():
+        t = tf.var_types.get(name)
+        if isinstance(t, T.Scalar) and t.kind == "c" and functor != "tr::op::add":
+            raise UnsupportedSyntaxError(f"complex '{name}' can only be reduced with += or -= {where}",
+                                         info.node.loc, hint)
