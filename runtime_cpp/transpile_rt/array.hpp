@@ -252,7 +252,8 @@ inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
 // Number of values of range(start, stop, step).
 inline int64_t range_len(int64_t start, int64_t stop, int64_t step) {
     if (step == 0) raise(TR_ERR_VALUE, "range() arg 3 must not be zero");
-    if (step > 0) return start < stop ? (stop - start - 1) / step + 1 : 0;
-    return start > stop ? (start - stop - 1) / (-step) + 1 : 0;
+    __int128 s = start, e = stop, d = step;  // stop - start may not fit in 64 bits
+    if (d > 0) return s < e ? int64_t((e - s - 1) / d + 1) : 0;
+    return s > e ? int64_t((s - e - 1) / (-d) + 1) : 0;
 }
 }  // namespace tr

@@ -332,6 +332,10 @@ class FunctionLowerer(ExprLowerer):
             self.emit(f"tr::mask_set({arr}, {self.ev(self.expr(target.index[0]))}, {value.code});")
             return
         idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
+        if info.kind == "fancy":
+            self.module.include("transpile_rt/fancy.hpp")
+            self.emit(f"tr::fancy_set({arr}, {value.code}, {idx});")
+            return
         if info.kind == "element":
             self.emit(f"tr::at({arr}{', ' if idx else ''}{idx}) = tr::cast<{self.elem(info.result.dtype)}>({value.code});")
         else:
@@ -367,6 +371,13 @@ class FunctionLowerer(ExprLowerer):
             self.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx});")
             expr = self.binop(s.op, ops, CExpr(ref), info.result, value, vt)
             self.lines.append(Line(self.depth + 1, f"{ref} = tr::cast<{self.elem(info.result.dtype)}>({expr.code}); }}"))
+        elif info.kind == "fancy":
+            self.module.include("transpile_rt/fancy.hpp")
+            idx = ", ".join(self.hoist(self.index_code(i, p)) if p == "fancy" else self.index_code(i, p)
+                            for i, p in zip(target.index, info.parts))
+            cur = CExpr(f"tr::fancy_get<{ctype(info.result)}>({arr}, {idx})")
+            expr = self.binop(s.op, ops, cur, info.result, value, vt)
+            self.emit(f"tr::fancy_set({arr}, {expr.code}, {idx});")
         elif info.kind == "view":
             view = self.hoist(f"tr::view<{ctype(info.result)}>({arr}, {idx})")
             expr = self.binop(s.op, ops, CExpr(view), info.result, value, vt)
@@ -569,16 +580,15 @@ class FunctionLowerer(ExprLowerer):
             else:
                 const_step = 1
             stop = self.hoist(stop)
-            if const_step is None:
-                step = self.hoist(step)
-                self.emit(f'if ({step} == 0) tr::raise(TR_ERR_VALUE, "range() arg 3 must not be zero");')
-                cond = f"({step} > 0 ? {counter} < {stop} : {counter} > {stop})"
-            elif const_step == 0:
-                self.emit('tr::raise(TR_ERR_VALUE, "range() arg 3 must not be zero");')
-                cond = "false"
-            else:
+            if const_step in (1, -1):  # the counter stops at stop: it cannot wrap
                 cond = f"{counter} < {stop}" if const_step > 0 else f"{counter} > {stop}"
-            return f"for (int64_t {counter} = {start}; {cond}; {counter} += {step}) {{", counter
+                return f"for (int64_t {counter} = {start}; {cond}; {counter} += {step}) {{", counter
+            # Other steps go through a trip count (computed in 128 bits): a counter
+            # stepping past INT64_MAX would wrap and never end the loop.
+            start, step = self.hoist(start), self.hoist(step)
+            count = self.hoist(f"tr::range_len({start}, {stop}, {step})")
+            return (f"for (int64_t {counter} = 0; {counter} < {count}; ++{counter}) {{",
+                    f"({start} + {counter} * {step})")
         if isinstance(it, T.Array):
             arr = self.hoist(self.ev(self.expr(node)))
             if it.ndim == 1:
