@@ -45,7 +45,10 @@ class ExprLowerer:
         return CExpr(self.var(node.id))
 
     def x_Const(self, node: h.Const) -> CExpr:
-        return CExpr(literal(node.value, self.type_of(node)))
+        t = self.type_of(node)
+        if isinstance(t, T.CompileTimeValue):  # a string argument, read while compiling
+            return CExpr("tr::none_t{}")
+        return CExpr(literal(node.value, t))
 
     def constant(self, value, t: T.Type) -> CExpr:
         if isinstance(t, T.Array):
@@ -71,6 +74,8 @@ class ExprLowerer:
             if op == "**":
                 functor = "tr::op::pow"
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
+        a, at = self.zero_d(a, at)
+        b, bt = self.zero_d(b, bt)
         exact = op in PY_FUNCS or op in NP_FUNCS  # function templates deduce from exact types
         ac, bc = self.as_ct(a, at, ops.compute, exact), self.as_ct(b, bt, ops.compute, exact)
         rt = ctype(result)
@@ -88,6 +93,12 @@ class ExprLowerer:
                 text = f"{rt}{text}"
             return CExpr(text)
         raise TypingError(f"operator {op} is not supported here", None)
+
+    def zero_d(self, x: CExpr, t: T.Type):
+        """A 0-d array operand of a scalar operation: its element."""
+        if isinstance(t, T.Array) and t.ndim == 0:
+            return CExpr(f"{self.ev(x)}.data[0]"), t.scalar
+        return x, t
 
     def as_ct(self, x: CExpr, t: T.Type, compute: str, exact: bool = False) -> str:
         """Scalar operand converted to the computation type (exact: even a
@@ -108,8 +119,7 @@ class ExprLowerer:
                 and not isinstance(node.operand.value, bool):
             value = node.operand.value
             return CExpr(literal(-value if node.op == "-" else value, ops.result))
-        x = self.expr(node.operand)
-        xt = self.type_of(node.operand)
+        x, xt = self.zero_d(self.expr(node.operand), self.type_of(node.operand))
         if node.op == "not":
             return CExpr(f"(!tr::truthy({x.code}))")
         if isinstance(ops.result, T.Array):
@@ -199,6 +209,8 @@ class ExprLowerer:
             return "tr::all"
         if part == "newaxis":
             return "tr::newaxis"
+        if part == "fancy":
+            return self.ev(self.expr(idx))
         bounds = ["tr::none" if p is None else self.int_code(p) for p in (idx.lower, idx.upper)]
         if idx.step is not None:
             bounds.append(self.int_code(idx.step))
@@ -219,6 +231,9 @@ class ExprLowerer:
         if info.kind == "mask":
             return CExpr(f"tr::mask_get({arr}, {self.ev(self.expr(node.index[0]))})")
         idx = ", ".join(self.index_code(i, p) for i, p in zip(node.index, info.parts))
+        if info.kind == "fancy":
+            self.module.include("transpile_rt/fancy.hpp")
+            return CExpr(f"tr::fancy_get<{ctype(info.result)}>({arr}, {idx})")
         if info.kind == "element":
             return CExpr(f"tr::at({arr}{', ' if idx else ''}{idx})")
         return CExpr(f"tr::view<{ctype(info.result)}>({arr}{', ' if idx else ''}{idx})")

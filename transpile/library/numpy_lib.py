@@ -57,7 +57,7 @@ def _ufunc_entry(ufunc):
         ct = lw.elem(ops.compute)
         functor = functor_of(ufunc)
         if isinstance(ls.result, T.Scalar):
-            args = ", ".join(f"tr::cast<{ct}>({a.code})" for a in ls.args)
+            args = ", ".join(f"tr::cast<{ct}>({lw.zero_d(a, t)[0].code})" for a, t in zip(ls.args, ls.arg_types))
             return CExpr(f"{lw.ctype(ls.result)}({functor}::apply({args}))")
         kind = "unary" if ufunc.nin == 1 else "binary"
         args = ", ".join(a.code for a in ls.args)
@@ -284,8 +284,6 @@ def _reduction(name):
             return T.Scalar(rdtype), None
         if not isinstance(axis, int) or not -a.ndim <= axis < a.ndim:
             raise site.error(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
-        if with_ddof:
-            raise site.error(f"np.{name}() with axis= is not supported yet")
         return T.Array(rdtype, a.ndim - 1, "C"), axis % a.ndim
 
     def lower(ls):
@@ -302,6 +300,9 @@ def _reduction(name):
         rt = lw.elem(ls.result.dtype)
         if name in ("argmin", "argmax"):
             return CExpr(f"tr::np::{cxx}_axis({lw.ev(x)}, {ls.site_info})")
+        if with_ddof:
+            ddof = ls.kwargs["ddof"].code if "ddof" in ls.kwargs else "0"
+            return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {ls.site_info}, int64_t({ddof}))")
         return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {ls.site_info})")
 
     return Entry(f"numpy.{name}", infer, lower, (H_REDUCE,))
@@ -412,12 +413,34 @@ register(np.array, Entry("numpy.array", _copy_infer, _copy_lower, ()))
 
 
 def _astype_infer(site):
-    site.check_arity(2, 2, ("dtype",))
+    site.check_arity(2, 3, ("dtype", "copy"))
     a = site.args[0]
-    return T.Array(dtype_arg(site, 1), a.ndim, "C"), None
+    if not isinstance(a, T.Array):
+        raise site.error(f"astype() needs an array, not {a}")
+    dtype = dtype_arg(site, 1)
+    copy = site.const_arg(2, "copy", True)
+    if copy is NOT_CONST:
+        raise site.error("astype(copy=...) must be known while compiling")
+    if not copy and dtype == a.dtype:  # the array itself, as NumPy returns it
+        return a, "same"
+    return T.Array(dtype, a.ndim, "C"), None
 
 
-register_method("astype", Entry("astype", _astype_infer, _copy_lower, ()))
+def _astype_lower(ls):
+    if ls.site_info == "same":
+        return CExpr(ls.lower.ev(ls.args[0]))
+    return _copy_lower(ls)
+
+
+def _np_astype_infer(site):
+    if site.args and isinstance(site.args[0], T.Scalar):
+        raise site.error("np.astype() needs an array")
+    return _astype_infer(site)
+
+
+register_method("astype", Entry("astype", _astype_infer, _astype_lower, ()))
+if hasattr(np, "astype"):  # NumPy >= 2.1
+    register(np.astype, Entry("numpy.astype", _np_astype_infer, _astype_lower, ()))
 
 
 # ---- shape functions ---------------------------------------------------------------

@@ -61,9 +61,9 @@ def resolve_ufunc(ufunc, operands: list[Type]) -> tuple[list[str], list[str]]:
 
 def _result_shape(operands: list[Type], dtype: str) -> Type:
     arrays = [t for t in operands if isinstance(t, Array)]
-    if arrays:
+    if arrays and max(a.ndim for a in arrays) > 0:
         return Array(dtype, max(a.ndim for a in arrays), "C")
-    return Scalar(dtype)
+    return Scalar(dtype)  # NumPy gives a scalar when every array operand is 0-d
 
 
 def python_binary(op: str, a: Scalar, b: Scalar, exponent_value=None) -> OpTypes:
