@@ -58,12 +58,31 @@ class JitFunction:
         """Argument types of each loaded specialization."""
         return [s["types"] for s in self._specializations]
 
-    def inspect_cxx(self, signature=None) -> str:
+    def inspect_cxx(self, signature=None, backend=None) -> str:
         """The generated C++ of a specialization (the first, or the one whose
-        argument types are given as text or types)."""
+        argument types are given as text or types).  backend="cuda"/"ascend"/
+        "cpu" shows the code that backend would build (translated only: no
+        toolkit needed, nothing compiled)."""
+        if backend is not None and backend != self.options.backend:
+            return self._translate_for(signature, backend)
         spec = self._find(signature)
         with open(os.path.join(spec["dir"], cache.SOURCE)) as f:
             return f.read()
+
+    def _translate_for(self, signature, backend: str) -> str:
+        from dataclasses import replace
+
+        from .inspection import translate
+        from .options import make_options
+
+        make_options(backend=backend, check_toolkit=False)  # a ValueError names the valid backends
+        if signature is not None:
+            types = tuple(T.parse_signature(signature)) if isinstance(signature, str) else tuple(signature)
+        elif self._specializations:
+            types = self._specializations[0]["types"]
+        else:
+            raise ValueError(f"{self.py_func.__name__} has no compiled specialization yet: pass signature=")
+        return translate(self, types, replace(self.options, backend=backend)).cpp
 
     def fallbacks(self, signature=None) -> list[dict]:
         """The statements of a specialization that run as Python (JIT

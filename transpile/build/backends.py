@@ -28,6 +28,7 @@ from functools import lru_cache
 from ..diagnostics import CompileError
 
 ASCEND_DEFAULT = "/usr/local/Ascend/ascend-toolkit/latest"
+NVCC_DEFAULTS = ("/usr/local/cuda/bin/nvcc",)
 
 
 class BackendUnavailableError(CompileError):
@@ -41,14 +42,14 @@ def _identity(path: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _nvcc(cuda_home: str | None, path_env: str | None) -> str | None:
+def _nvcc(cuda_home: str | None, path_env: str | None, defaults: tuple) -> str | None:
     candidates = []
     if cuda_home:
         candidates.append(os.path.join(cuda_home, "bin", "nvcc"))
     which = shutil.which("nvcc")
     if which:
         candidates.append(which)
-    candidates.append("/usr/local/cuda/bin/nvcc")
+    candidates += defaults
     for c in candidates:
         if os.path.isfile(c) and os.access(c, os.X_OK):
             return c
@@ -56,7 +57,7 @@ def _nvcc(cuda_home: str | None, path_env: str | None) -> str | None:
 
 
 def find_nvcc(required: bool = True) -> str | None:
-    path = _nvcc(os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH"), os.environ.get("PATH"))
+    path = _nvcc(os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH"), os.environ.get("PATH"), NVCC_DEFAULTS)
     if path is None and required:
         raise BackendUnavailableError(
             "backend='cuda' needs the CUDA toolkit's compiler nvcc, which was not found (looked in $CUDA_HOME/bin, "
@@ -80,8 +81,7 @@ def ascend_home() -> str | None:
 
 def find_bisheng(required: bool = True) -> str | None:
     home = ascend_home()
-    for c in (os.path.join(home, "compiler", "ccec_compiler", "bin", "bisheng"), os.path.join(home, "bin", "bisheng"),
-              shutil.which("bisheng") or ""):
+    for c in (os.path.join(home, "compiler", "ccec_compiler", "bin", "bisheng"), os.path.join(home, "bin", "bisheng")):
         if c and os.path.isfile(c) and os.access(c, os.X_OK) \
                 and os.path.isfile(os.path.join(home, "include", "acl", "acl.h")):
             return c

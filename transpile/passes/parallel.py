@@ -236,7 +236,7 @@ def _loop(typer, loop: h.For, nested: bool) -> ParallelLoop:
         info.reductions[name] = REDUCTION_OPS[stmts[0].op]
     private = writes - set(info.reductions)
     info.private = tuple(sorted(n for n in private if n in tf.var_types))
-    _check_loop_carried(loop, body, set(info.private), {info.index})
+    _check_loop_carried(tf, body, set(info.private), {info.index})
     _check_read_after(tf.hir.body, loop, set(info.private))
 
     reads = {n.id for n in expr_reads_all(body)}
@@ -328,7 +328,7 @@ def _has_fallbacks(program, tf, seen: set) -> bool:
     return False
 
 
-def _check_loop_carried(loop, body, private: set, assigned: set) -> None:
+def _check_loop_carried(tf, body, private: set, assigned: set) -> None:
     """Every read of an iteration's own variable must follow its assignment
     in the same iteration."""
     for s in body:
@@ -337,6 +337,11 @@ def _check_loop_carried(loop, body, private: set, assigned: set) -> None:
                                          "iterations run in any order; compute a result and return after the loop")
         for n in stmt_reads(s):
             if n.id in private and n.id not in assigned:
+                if isinstance(s, h.AugAssign) and s.target is n and isinstance(tf.var_types.get(n.id), T.Array):
+                    raise TypingError(
+                        f"'{n.id}' {s.op}= ... updates the whole array in every iteration of the prange loop: "
+                        "iterations would race", s.loc,
+                        f"update the iteration's own part ({n.id}[i] {s.op}= ...), or do it after the loop")
                 raise TypingError(
                     f"'{n.id}' is read before this iteration of the prange loop assigns it, so its value would come "
                     f"from another iteration (a loop-carried dependency)", n.loc,
@@ -344,20 +349,16 @@ def _check_loop_carried(loop, body, private: set, assigned: set) -> None:
                     "otherwise assign it first in each iteration, or keep per-iteration values in an array")
         if isinstance(s, h.If):
             a = set(assigned)
-            _check_loop_carried(loop, s.body, private, a)
+            _check_loop_carried(tf, s.body, private, a)
             b = set(assigned)
-            _check_loop_carried(loop, s.orelse, private, b)
+            _check_loop_carried(tf, s.orelse, private, b)
             assigned |= (a & b)
         elif isinstance(s, (h.While, h.For)):
             inner = set(assigned) | set(stmt_writes(s))
-            _check_loop_carried_nested(loop, s, private, inner)
+            for b in nested_blocks(s):
+                _check_loop_carried(tf, b, private, set(inner))
         else:
             assigned |= set(stmt_writes(s))
-
-
-def _check_loop_carried_nested(loop, s, private, inner):
-    for b in nested_blocks(s):
-        _check_loop_carried(loop, b, private, set(inner))
 
 
 def _check_read_after(fn_body, loop, private: set) -> None:
@@ -368,19 +369,32 @@ def _check_read_after(fn_body, loop, private: set) -> None:
         return
     pending = set(private)
     for block, index in reversed(path):
-        for s in block[index + 1:]:
-            for n in stmt_reads(s) + [r for b in nested_blocks(s) for r in expr_reads_all(b)]:
-                if n.id in pending:
-                    raise TypingError(
-                        f"'{n.id}' is assigned inside the prange loop at line {loop.loc.line} and read after it; each "
-                        f"iteration has its own '{n.id}', so after the loop it does not hold the last iteration's "
-                        "value", n.loc,
-                        "assign it again after the loop, or keep per-iteration values in an array (for a sum, "
-                        f"use {n.id} += ... and no other use inside the loop: a reduction)")
-            if not isinstance(s, (h.If, h.While, h.For)):
-                pending -= set(stmt_writes(s))
-            if not pending:
-                return
+        pending = _stale_reads(block[index + 1:], pending, loop)
+        if not pending:
+            return
+
+
+def _stale_reads(stmts, pending: set, loop) -> set:
+    """Raises at a read of a pending name; returns the names still pending after stmts."""
+    for s in stmts:
+        for n in stmt_reads(s):
+            if n.id in pending:
+                raise TypingError(
+                    f"'{n.id}' is assigned inside the prange loop at line {loop.loc.line} and read after it; each "
+                    f"iteration has its own '{n.id}', so after the loop it does not hold the last iteration's "
+                    "value", n.loc,
+                    "assign it again after the loop, or keep per-iteration values in an array (for a sum, "
+                    f"use {n.id} += ... and no other use inside the loop: a reduction)")
+        if isinstance(s, h.If):
+            pending = _stale_reads(s.body, set(pending), loop) | _stale_reads(s.orelse, set(pending), loop)
+        elif isinstance(s, (h.For, h.While)):
+            _stale_reads(s.body, pending - set(stmt_writes(s)), loop)  # the loop may not run: nothing is settled
+            _stale_reads(s.orelse, set(pending), loop)
+        else:
+            pending = pending - set(stmt_writes(s))
+        if not pending:
+            break
+    return pending
 
 
 def _path_to(stmts, target, path=None):
@@ -436,9 +450,11 @@ def _check_device(typer, info: ParallelLoop, backend: str) -> None:
         t = tf.types.get(node)
         if isinstance(node, h.Subscript):
             sub = tf.subscripts.get(node)
+            if sub is not None and sub.kind == "tuple_item" and sub.const_index is not None:
+                continue  # a.shape[0], t[1]
             if sub is not None and sub.kind != "element":
                 raise UnsupportedSyntaxError(f"slicing arrays is not supported {where}", node.loc, hint)
-            if _root_name(node) is None or not isinstance(node.value, h.Name):
+            if not isinstance(node.value, h.Name):
                 raise UnsupportedSyntaxError(f"indexing this expression is not supported {where}", node.loc, hint)
         elif isinstance(node, h.Name) and isinstance(t, T.Array):
             if node.id not in info.shared or node in tf.consts:
@@ -449,7 +465,7 @@ def _check_device(typer, info: ParallelLoop, backend: str) -> None:
             call = tf.calls.get(node)
             if call and call[0] == "jit":
                 raise UnsupportedSyntaxError(f"calling another @jit function is not supported {where} yet",
-                                             node.loc, "inline the computation into the loop body")
+                                             node.loc, "inline the computation into the loop body, or use backend='cpu'")
             entry = call[1] if call else None
             name = getattr(entry, "name", "")
             headers = getattr(entry, "headers", ())

@@ -1,0 +1,81 @@
+"""Kernels in the device subset (scalars, element indexing, math, nested
+range loops), undecorated: the CUDA and Ascend tests decorate them for
+their backend, and compare with backend="cpu"."""
+import math
+
+import numpy as np
+
+from transpile import prange
+
+
+def mix(a, b, h, m, out):
+    """Every kind of reduction, atomic updates of int64/float32/uint8 elements,
+    math and NumPy scalar functions, Python operators, continue, a nested loop."""
+    s = 0.0
+    c = 0
+    p = 1.0
+    bits = 0
+    for i in prange(a.shape[0]):
+        x = a[i]
+        y = math.sqrt(abs(x)) + math.exp(-x) + np.sin(x) + min(x, 1.0) + max(x, 0.0)
+        k = int(x * h.shape[0]) % h.shape[0]
+        h[k] += 1
+        m[k] += np.uint8(1)
+        b[k] += np.float32(0.25)
+        if y > 3.0:
+            continue
+        s += y
+        c += 1
+        p *= 1.0 + x * 1e-6
+        bits |= int(x * 8.0) & 7
+        for j in range(out.shape[1]):
+            out[i, j] = x * j // 1.5 + x % 2.0
+    return s, c, p, bits
+
+
+def stencil(u, v, steps):
+    """Jacobi sweeps over rows in parallel (2-D element indexing)."""
+    n, m = u.shape
+    for t in range(steps):
+        for i in prange(1, n - 1):
+            for j in range(1, m - 1):
+                v[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+        for i in prange(1, n - 1):
+            for j in range(1, m - 1):
+                u[i, j] = v[i, j]
+    return u
+
+
+def axpy_sum(alpha, x, y):
+    """y = alpha * x + y, and the sum of the result (float32 arrays)."""
+    s = 0.0
+    for i in prange(x.shape[0]):
+        y[i] = alpha * x[i] + y[i]
+        s += y[i]
+    return s
+
+
+def out_of_bounds(a):
+    """Reads one element past the end in the last iteration."""
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i + 1]
+    return s
+
+
+MIX_SIG = "float64[::1], float32[::1], int64[::1], uint8[::1], float64[:, ::1]"
+STENCIL_SIG = "float64[:, ::1], float64[:, ::1], int"
+AXPY_SIG = "float32, float32[::1], float32[::1]"
+
+
+def mix_args(n=5000, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.random(n) * 3.0, np.zeros(16, np.float32), np.zeros(16, np.int64), np.zeros(16, np.uint8),
+            np.zeros((n, 3)))
+
+
+def stencil_args(n=64, m=48):
+    u = np.zeros((n, m))
+    u[0] = 1.0
+    u[:, 0] = 0.5
+    return u, u.copy(), 5
