@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 2
+#define TR_ABI_VERSION 3
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -31,7 +31,8 @@ enum tr_errcode {
     TR_ERR_MEMORY = 7,
     TR_ERR_RUNTIME = 8,
     TR_ERR_NOTIMPL = 9,
-    TR_ERR_PYTHON = 10  /* a Python exception is set (fallback code raised): re-raised unchanged */
+    TR_ERR_PYTHON = 10, /* a Python exception is set (fallback code raised): re-raised unchanged */
+    TR_ERR_AXIS = 11    /* numpy.exceptions.AxisError (a ValueError and an IndexError) */
 };
 
 typedef struct tr_error {

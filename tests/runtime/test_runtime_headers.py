@@ -33,6 +33,12 @@ HEADERS = [
     "numpy/linalg.hpp",
     "numpy/shape.hpp",
     "numpy/common.hpp",
+    "numpy/sorting.hpp",
+    "numpy/histogram.hpp",
+    "numpy/join.hpp",
+    "numpy/cumulative.hpp",
+    "numpy/linalg_more.hpp",
+    "fancy.hpp",
     "math/math.hpp",
     "math/fmath.hpp",
     "builtins/builtins.hpp",
@@ -40,7 +46,8 @@ HEADERS = [
 FORBIDDEN = ["cmath", "complex", "string", "stdexcept", "iostream", "vector", "algorithm"]
 BASE_FLAGS = ["-std=c++20", "-fwrapv", "-fno-math-errno", "-I", str(RUNTIME)]
 
-ERR_CODES = {"IndexError": 1, "ZeroDivisionError": 2, "ValueError": 3, "TypeError": 4, "OverflowError": 6}
+ERR_CODES = {"IndexError": 1, "ZeroDivisionError": 2, "ValueError": 3, "TypeError": 4, "OverflowError": 6,
+             "AxisError": 11}
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is required")
 

@@ -25,6 +25,7 @@ def _load() -> None:
     if not _LOADED:
         _LOADED = True
         from . import builtins_lib, math_lib, numpy_lib  # noqa: F401  (they register themselves)
+        from . import numpy_more  # noqa: F401
 
 
 def lookup_callable(obj) -> Entry | None:

@@ -31,7 +31,9 @@ def _part(part):
         if isinstance(base, T.Array):
             return T.Array(_real_dtype(base.dtype), base.ndim, "A" if base.dtype.startswith("complex") else base.layout,
                            base.readonly)
-        return T.Scalar(_real_dtype(base.dtype), base.weak and base.dtype in ("float64", "complex128"))
+        if base.weak:  # (3).imag is the Python int 0, True.real the int 1, (1j).real a float
+            return T.FLOAT if base.dtype in ("float64", "complex128") else T.INT
+        return T.Scalar(_real_dtype(base.dtype))
 
     def lower(lw, x, base, result):
         if isinstance(base, T.Array):
@@ -41,7 +43,7 @@ def _part(part):
             return lw.with_header(CExpr(f"tr::np::{part}_view({lw.ev(x)})"), "transpile_rt/numpy/item.hpp")
         if base.dtype.startswith("complex"):
             return CExpr(f"({x.code}).{'re' if part == 'real' else 'im'}")
-        return x if part == "real" else CExpr(f"{lw.ctype(result)}(0)")
+        return CExpr(f"{lw.ctype(result)}({x.code})") if part == "real" else CExpr(f"{lw.ctype(result)}(0)")
 
     return AttrRule(infer, lower)
 

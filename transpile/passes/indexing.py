@@ -61,8 +61,7 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
                                     "and be the only index")
         return IndexInfo("mask", T.Array(base.dtype, 1, "C"), parts)
     if "fancy" in parts:
-        raise typer.error(node, "indexing with integer arrays is not supported yet",
-                          "loop over the index array instead")
+        return _fancy_getitem(typer, node, base, parts)
     if "boolscalar" in parts:
         raise typer.error(node, "indexing with a boolean scalar is not supported")
     n_axes = sum(p in ("int", "slice", "all") for p in parts)
@@ -86,6 +85,25 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
             if trailing_new and (p == "all" or (p == "slice" and _unit_step(typer, node.index[last_axis_idx]))):
                 layout = "C"
     return IndexInfo("view", T.Array(base.dtype, ndim, layout, base.readonly), parts)
+
+
+def _fancy_getitem(typer, node, base: T.Array, parts) -> IndexInfo:
+    """a[idx], a[i_arr, j_arr], a[idx, 1:3], a[:, idx]: a new array.  The
+    index arrays (with integer scalars beside them) broadcast together; their
+    dimensions replace them when they are adjacent and come first otherwise
+    (NumPy's rule, applied again at run time by tr::fancy::plan)."""
+    if "boolscalar" in parts:
+        raise typer.error(node, "indexing with a boolean scalar is not supported")
+    arrays = [typer.tf.types[i] for i, p in zip(node.index, parts) if p == "fancy"]
+    if any(a.ndim == 0 for a in arrays):
+        raise typer.error(node, "indexing with 0-d integer arrays is not supported", "use int(i) instead")
+    n_axes = sum(p in ("int", "slice", "all", "fancy") for p in parts)
+    if n_axes > base.ndim:
+        raise typer.error(node, f"too many indices for array: array is {base.ndim}-dimensional, but {n_axes} "
+                                "were indexed")
+    b = max(a.ndim for a in arrays)
+    ndim = b + sum(p in ("slice", "all", "newaxis") for p in parts) + (base.ndim - n_axes)
+    return IndexInfo("fancy", T.Array(base.dtype, ndim, "C"), parts)
 
 
 def _tuple_getitem(typer, node, base: T.Tuple) -> IndexInfo:

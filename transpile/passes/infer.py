@@ -587,8 +587,9 @@ class FunctionTyper:
     def e_Const(self, node: h.Const):
         v = node.value
         if isinstance(v, str):
-            raise self.error(node, "strings are not supported in compiled code",
-                             "strings may appear only as assert messages and docstrings")
+            # a compile-time value: library calls read it (kind="stable",
+            # side="right", ord="fro"); any other use of it is an error
+            return T.CompileTimeValue(v)
         return self.type_of_value(node, v)
 
     def e_Name(self, node: h.Name):

@@ -448,6 +448,23 @@ typedef struct {
     int cap_overloads;
 } Dispatcher;
 
+/* numpy.exceptions.AxisError, looked up once (ValueError if NumPy lacks it). */
+static PyObject *axis_error_type(void) {
+    static PyObject *cls = NULL;
+    if (!cls) {
+        PyObject *m = PyImport_ImportModule("numpy.exceptions");
+        if (m) {
+            cls = PyObject_GetAttrString(m, "AxisError");
+            Py_DECREF(m);
+        }
+        if (!cls) {
+            PyErr_Clear();
+            return PyExc_ValueError;
+        }
+    }
+    return cls;
+}
+
 static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     PyObject *type;
     if (err->code == TR_ERR_PYTHON) {
@@ -464,6 +481,7 @@ static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     case TR_ERR_OVERFLOW: type = PyExc_OverflowError; break;
     case TR_ERR_MEMORY: type = PyExc_MemoryError; break;
     case TR_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
+    case TR_ERR_AXIS: type = axis_error_type(); break;
     default: type = PyExc_RuntimeError; break;
     }
     if (err->code == TR_ERR_ASSERTION && err->message[0] == 0)

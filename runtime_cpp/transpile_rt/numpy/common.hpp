@@ -19,11 +19,11 @@ inline void format_shape(char *buf, int size, const int64_t *shape, int nd) {
     if (nd == 0 && p < size) snprintf(buf + p, size - p, ")");
 }
 
-// numpy.exceptions.AxisError (a ValueError subclass); negative axes count
-// from the end.
+// numpy.exceptions.AxisError (a ValueError and IndexError subclass);
+// negative axes count from the end.
 inline int normalize_axis(int64_t axis, int ndim) {
     if (axis < -ndim || axis >= ndim)
-        raise(TR_ERR_VALUE, "axis %lld is out of bounds for array of dimension %d", (long long)axis, ndim);
+        raise(TR_ERR_AXIS, "axis %lld is out of bounds for array of dimension %d", (long long)axis, ndim);
     return int(axis < 0 ? axis + ndim : axis);
 }
 
@@ -121,6 +121,31 @@ template <int M, class F> inline void for_each_offset2(const int64_t *shape, con
             }
             if (k < 0) return;
         }
+    }
+}
+
+// Calls f(off1, off2) once per lane along axis `ax`: for every index of the
+// other axes (C order), the offsets of the lane's first element under two
+// sets of strides.  Nothing is called when another axis is empty.
+template <int N, class F>
+inline void for_each_lane(const int64_t *shape, const int64_t *s1, const int64_t *s2, int ax, F &&f) {
+    for (int k = 0; k < N; ++k)
+        if (k != ax && shape[k] == 0) return;
+    int64_t idx[N > 0 ? N : 1] = {};
+    int64_t o1 = 0, o2 = 0;
+    for (;;) {
+        f(o1, o2);
+        int k = N - 1;
+        for (; k >= 0; --k) {
+            if (k == ax) continue;
+            o1 += s1[k];
+            o2 += s2[k];
+            if (++idx[k] < shape[k]) break;
+            o1 -= idx[k] * s1[k];
+            o2 -= idx[k] * s2[k];
+            idx[k] = 0;
+        }
+        if (k < 0) return;
     }
 }
 

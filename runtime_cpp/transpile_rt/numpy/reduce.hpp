@@ -658,5 +658,93 @@ template <class T, int N, int L> Array<int64_t, N - 1, C> argmax_axis(const Arra
     return detail::argminmax_axis_impl<true>(a, axis);
 }
 
+
+// np.var(a, axis, ddof) / np.std: NumPy's two passes along the axis.  The
+// mean is summed like mean_axis; the squared deviations go to a temporary
+// laid out like `a` (NumPy's order='K' temporaries), so the second sum runs
+// in the same order as NumPy's.
+template <class R, class T, int N, int L>
+Array<R, N - 1, C> var_axis(const Array<T, N, L> &a, int64_t axis, int64_t ddof = 0) {
+    using M = std::conditional_t<is_complex<T>::value, complex_t<R>, R>;
+    const int ax = detail::normalize_axis(axis, N);
+    Array<M, N - 1, C> mu = detail::sum_axis_impl<M>(a, ax);
+    const int64_t cnt = a.shape[ax], m = mu.size();
+    for (int64_t j = 0; j < m; ++j) mu.data[j] = detail::div_count(mu.data[j], cnt);
+    // strides of the temporary: a's axes by decreasing |stride|, contiguous
+    int perm[N];
+    for (int k = 0; k < N; ++k) perm[k] = k;
+    for (int i = 1; i < N; ++i)
+        for (int j = i; j > 0 && detail::iabs(a.stride(perm[j - 1])) < detail::iabs(a.stride(perm[j])); --j) {
+            int t = perm[j];
+            perm[j] = perm[j - 1];
+            perm[j - 1] = t;
+        }
+    Array<R, N, A> x;
+    {
+        Array<R, 1, C> buf;
+        const int64_t total[1] = {a.size()};
+        buf = tr::empty<R, 1>(total);
+        x.data = buf.data;
+        x.owner = buf.owner;
+        int64_t st = 1;
+        for (int i = N - 1; i >= 0; --i) {
+            const int k = perm[i];
+            x.shape[k] = a.shape[k];
+            x.strides[k] = st;
+            st *= a.shape[k] > 0 ? a.shape[k] : 1;
+        }
+    }
+    if (a.size() > 0) {
+        int64_t idx[N] = {};
+        const int64_t total = a.size();
+        for (int64_t n = 0; n < total; ++n) {
+            int64_t ao = 0, xo = 0, mo = 0;
+            for (int k = 0, j = 0; k < N; ++k) {
+                ao += idx[k] * a.stride(k);
+                xo += idx[k] * x.strides[k];
+                if (k != ax) mo += idx[k] * mu.stride(j++);
+            }
+            M dv = M(cast<M>(a.data[ao]) - mu.data[mo]);
+            if constexpr (is_complex<T>::value) x.data[xo] = detail::abs2<R>(dv.re, dv.im);
+            else x.data[xo] = R(dv * dv);
+            for (int k = N - 1; k >= 0; --k) {
+                if (++idx[k] < a.shape[k]) break;
+                idx[k] = 0;
+            }
+        }
+    }
+    Array<R, N - 1, C> out = detail::sum_axis_impl<R>(x, ax);
+    const int64_t dof = cnt - ddof;
+    const R div = R(dof > 0 ? dof : 0);
+    for (int64_t j = 0; j < m; ++j) out.data[j] = out.data[j] / div;
+    return out;
+}
+template <class R, class T, int N, int L>
+Array<R, N - 1, C> std_axis(const Array<T, N, L> &a, int64_t axis, int64_t ddof = 0) {
+    Array<R, N - 1, C> out = var_axis<R>(a, axis, ddof);
+    const int64_t m = out.size();
+    for (int64_t j = 0; j < m; ++j) out.data[j] = fm::sqrt(out.data[j]);
+    return out;
+}
+
+// np.any / np.all along one axis.
+template <bool All, class T, int N, int L> Array<bool, N - 1, C> anyall_axis(const Array<T, N, L> &a, int64_t axis) {
+    detail::AxisGeom<N> g = detail::axis_geom(a, axis);
+    Array<bool, N - 1, C> out = detail::axis_out<bool>(g);
+    const int64_t m = out.size();
+    for (int64_t j = 0; j < m; ++j) out.data[j] = All;
+    detail::axis_slices<bool>(a, g, out.data, 0, [](bool &acc, T v, int64_t) {
+        if constexpr (All) acc = acc && bool(v);
+        else acc = acc || bool(v);
+    });
+    return out;
+}
+template <class T, int N, int L> Array<bool, N - 1, C> any_axis(const Array<T, N, L> &a, int64_t axis) {
+    return anyall_axis<false>(a, axis);
+}
+template <class T, int N, int L> Array<bool, N - 1, C> all_axis(const Array<T, N, L> &a, int64_t axis) {
+    return anyall_axis<true>(a, axis);
+}
+
 }  // namespace np
 }  // namespace tr

@@ -1,0 +1,277 @@
+// Advanced ("fancy") indexing with integer arrays: a[idx], a[i_arr, j_arr],
+// a[idx, 1:3], a[:, idx], a[idx] = v, with NumPy's rules:
+//  * the index arrays (and integer scalars next to them) broadcast together;
+//  * their broadcast dimensions replace them in place when all of them are
+//    next to each other, and come first otherwise (a[0, :, idx]);
+//  * the result is a new array; a store assigns in C order of the result
+//    (with repeated indices, the last value wins).
+// Negative indices wrap; out-of-range ones raise IndexError.
+#pragma once
+#include <stdint.h>
+#include <stdio.h>
+#include "index.hpp"
+#include "numpy/common.hpp"
+
+namespace tr {
+namespace fancy {
+
+enum Kind : int { kInt = 0, kSlice, kAll, kNew, kArr };
+
+template <class I> constexpr int code_of() {
+    static_assert(is_int<I>::value, "index arrays must hold integers");
+    return (is_signed_int<I>::value ? 0 : 4) + (sizeof(I) == 1 ? 0 : sizeof(I) == 2 ? 1 : sizeof(I) == 4 ? 2 : 3);
+}
+
+inline int64_t read(const void *p, int code, int64_t off) {
+    switch (code) {
+        case 0: return static_cast<const int8_t *>(p)[off];
+        case 1: return static_cast<const int16_t *>(p)[off];
+        case 2: return static_cast<const int32_t *>(p)[off];
+        case 3: return static_cast<const int64_t *>(p)[off];
+        case 4: return static_cast<const uint8_t *>(p)[off];
+        case 5: return static_cast<const uint16_t *>(p)[off];
+        case 6: return static_cast<const uint32_t *>(p)[off];
+        default: return int64_t(static_cast<const uint64_t *>(p)[off]);
+    }
+}
+
+struct Idx {
+    int kind = kInt;
+    int64_t value = 0;
+    Slice s{};
+    const void *data = nullptr;
+    int code = 0, nd = 0;
+    const int64_t *shape = nullptr;
+    int64_t strides[TR_MAX_NDIM] = {};
+};
+
+template <class I>
+    requires(is_int<I>::value)
+inline Idx make(I v) {
+    Idx x;
+    x.kind = kInt;
+    x.value = int64_t(v);
+    return x;
+}
+inline Idx make(const Slice &s) {
+    Idx x;
+    x.kind = kSlice;
+    x.s = s;
+    return x;
+}
+inline Idx make(All) {
+    Idx x;
+    x.kind = kAll;
+    return x;
+}
+inline Idx make(NewAxis) {
+    Idx x;
+    x.kind = kNew;
+    return x;
+}
+template <class I, int K, int L> Idx make(const Array<I, K, L> &a) {
+    Idx x;
+    x.kind = kArr;
+    x.data = a.data;
+    x.code = code_of<I>();
+    x.nd = K;
+    x.shape = a.shape;
+    for (int k = 0; k < K; ++k) x.strides[k] = a.stride(k);
+    return x;
+}
+
+// Where each result element comes from.
+template <int K> struct Plan {
+    int nd = 0;
+    int64_t shape[TR_MAX_NDIM];
+    int64_t stride[TR_MAX_NDIM];  // source stride of a basic result axis, 0 for broadcast ones
+    int bpos[TR_MAX_NDIM];        // broadcast axis of a result axis, or -1
+    int64_t base = 0;
+    int B = 0;
+    int nf = 0;
+    struct F {
+        const void *data;
+        int code;
+        int64_t st[TR_MAX_NDIM];  // strides over the B broadcast axes
+        int64_t len, sstride;
+        int axis;
+    } f[K];
+};
+
+[[noreturn]] __attribute__((cold)) inline void broadcast_error(const Idx *ix, int K) {
+    char buf[512];
+    int p = 0;
+    for (int i = 0; i < K && p < 400; ++i) {
+        if (ix[i].kind != kArr) continue;
+        char s[128];
+        np::detail::format_shape(s, sizeof s, ix[i].shape, ix[i].nd);
+        p += snprintf(buf + p, sizeof buf - p, "%s ", s);
+    }
+    raise(TR_ERR_INDEX, "shape mismatch: indexing arrays could not be broadcast together with shapes %s", buf);
+}
+
+template <class T, int N, int L, class... I> Plan<sizeof...(I)> plan(const Array<T, N, L> &a, const I &...idx) {
+    constexpr int K = sizeof...(I);
+    const Idx ix[K] = {make(idx)...};
+    Plan<K> p;
+    int first = -1, last = -1, count = 0, consumed = 0;
+    for (int i = 0; i < K; ++i) {
+        if (ix[i].kind == kInt || ix[i].kind == kArr) {
+            if (first < 0) first = i;
+            last = i;
+            ++count;
+        }
+        if (ix[i].kind != kNew) ++consumed;
+    }
+    if (consumed > N)
+        raise(TR_ERR_INDEX, "too many indices for array: array is %d-dimensional, but %d were indexed", N, consumed);
+    const bool adjacent = last - first + 1 == count;
+    int64_t bshape[TR_MAX_NDIM];
+    for (int i = 0; i < K; ++i)
+        if (ix[i].kind == kArr && ix[i].nd > p.B) p.B = ix[i].nd;
+    for (int b = 0; b < p.B; ++b) bshape[b] = 1;
+    for (int i = 0; i < K; ++i) {
+        if (ix[i].kind != kArr) continue;
+        for (int k = 0; k < ix[i].nd; ++k) {
+            const int b = p.B - ix[i].nd + k;
+            const int64_t d = ix[i].shape[k];
+            if (d != bshape[b]) {
+                if (bshape[b] == 1) bshape[b] = d;
+                else if (d != 1) broadcast_error(ix, K);
+            }
+        }
+    }
+    auto put_bdims = [&]() {
+        for (int b = 0; b < p.B; ++b) {
+            p.shape[p.nd] = bshape[b];
+            p.stride[p.nd] = 0;
+            p.bpos[p.nd] = b;
+            ++p.nd;
+        }
+    };
+    auto put = [&](int64_t n, int64_t s) {
+        p.shape[p.nd] = n;
+        p.stride[p.nd] = s;
+        p.bpos[p.nd] = -1;
+        ++p.nd;
+    };
+    if (!adjacent) put_bdims();
+    int src = 0;
+    for (int i = 0; i < K; ++i) {
+        const Idx &x = ix[i];
+        switch (x.kind) {
+            case kInt:
+                p.base += wrap_index(x.value, src, a.shape[src]) * a.stride(src);
+                ++src;
+                break;
+            case kSlice: {
+                int64_t start, len;
+                adjust_slice(x.s, a.shape[src], start, len);
+                p.base += start * a.stride(src);
+                put(len, a.stride(src) * x.s.step);
+                ++src;
+                break;
+            }
+            case kAll:
+                put(a.shape[src], a.stride(src));
+                ++src;
+                break;
+            case kNew:
+                put(1, 0);
+                break;
+            default: {
+                auto &f = p.f[p.nf++];
+                f.data = x.data;
+                f.code = x.code;
+                for (int b = 0; b < p.B; ++b) {
+                    const int k = b - (p.B - x.nd);
+                    f.st[b] = k >= 0 && x.shape[k] != 1 ? x.strides[k] : 0;
+                }
+                f.len = a.shape[src];
+                f.sstride = a.stride(src);
+                f.axis = src;
+                ++src;
+            }
+        }
+        if (adjacent && i == first) put_bdims();
+    }
+    for (; src < N; ++src) put(a.shape[src], a.stride(src));
+    return p;
+}
+
+// Calls f(n, source offset, result index) for every result element in C order.
+template <int K, class F> void walk(const Plan<K> &p, F &&fn) {
+    int64_t total = 1;
+    for (int d = 0; d < p.nd; ++d) total *= p.shape[d];
+    if (total == 0) return;
+    int64_t idx[TR_MAX_NDIM] = {};
+    int64_t bidx[TR_MAX_NDIM] = {};
+    for (int64_t n = 0; n < total; ++n) {
+        int64_t off = p.base;
+        for (int d = 0; d < p.nd; ++d) {
+            off += idx[d] * p.stride[d];
+            if (p.bpos[d] >= 0) bidx[p.bpos[d]] = idx[d];
+        }
+        for (int j = 0; j < p.nf; ++j) {
+            const auto &f = p.f[j];
+            int64_t o = 0;
+            for (int b = 0; b < p.B; ++b) o += bidx[b] * f.st[b];
+            off += wrap_index(read(f.data, f.code, o), f.axis, f.len) * f.sstride;
+        }
+        fn(n, off, idx);
+        for (int d = p.nd - 1; d >= 0; --d) {
+            if (++idx[d] < p.shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+}  // namespace fancy
+
+// a[idx...] with integer arrays among the indices: a new array of type R.
+template <class R, class T, int N, int L, class... I> R fancy_get(const Array<T, N, L> &a, const I &...idx) {
+    auto p = fancy::plan(a, idx...);
+    if (p.nd != R::ndim) raise(TR_ERR_INDEX, "fancy indexing: unexpected number of result dimensions");
+    R out = tr::empty<T, R::ndim>(p.shape);
+    T *o = out.data;
+    fancy::walk(p, [&](int64_t n, int64_t off, const int64_t *) { o[n] = a.data[off]; });
+    return out;
+}
+
+// a[idx...] = value (a scalar, an array or an expression broadcast to the
+// selection's shape).
+template <class T, int N, int L, class V, class... I> void fancy_set(const Array<T, N, L> &a, const V &value, const I &...idx) {
+    auto p = fancy::plan(a, idx...);
+    if constexpr (is_array<V>::value || is_expr<V>::value) {
+        // an array source is read from a copy: it may share memory with `a`
+        auto v = [&]() {
+            if constexpr (is_array<V>::value) return copy_as<typename V::value_type>(value);
+            else return eval(value);
+        }();
+        constexpr int M = decltype(v)::ndim;
+        if (M > p.nd) raise(TR_ERR_VALUE, "could not broadcast input array into the indexing result");
+        int64_t vs[M > 0 ? M : 1];
+        for (int k = 0; k < M; ++k) {
+            const int64_t d = v.shape[k], want = p.shape[p.nd - M + k];
+            if (d != want && d != 1) {
+                char s1[128], s2[128];
+                np::detail::format_shape(s1, sizeof s1, v.shape, M);
+                np::detail::format_shape(s2, sizeof s2, p.shape, p.nd);
+                raise(TR_ERR_VALUE, "shape mismatch: value array of shape %s could not be broadcast to indexing result "
+                                    "of shape %s", s1, s2);
+            }
+            vs[k] = d == 1 ? 0 : v.stride(k);
+        }
+        const int shift = p.nd - M;
+        fancy::walk(p, [&](int64_t, int64_t off, const int64_t *ix) {
+            int64_t vo = 0;
+            for (int k = 0; k < M; ++k) vo += ix[shift + k] * vs[k];
+            a.data[off] = cast<T>(v.data[vo]);
+        });
+    } else {
+        const T x = cast<T>(value);
+        fancy::walk(p, [&](int64_t, int64_t off, const int64_t *) { a.data[off] = x; });
+    }
+}
+
+}  // namespace tr
