@@ -70,6 +70,29 @@ inline void record(ErrorSlot &err, int64_t j, int code, const char *message) {
     }
 }
 
+// One thread's share: iterations [lo, hi) in order, in a tight loop whose
+// reduction partials stay in registers.  An error ends the share (the
+// iterations after it are later ones); every 4096 iterations the share also
+// stops if an earlier iteration elsewhere failed.
+template <class K, class Acc>
+inline void run_chunk(const K &k, int64_t start, int64_t step, int64_t lo, int64_t hi, ErrorSlot &err, Acc &out) {
+    const K kt = k;  // this thread's copy: its views are known not to change
+    int64_t j = lo;
+    try {
+        Acc local = out;
+        while (j < hi) {
+            if (j > err.first()) break;
+            const int64_t end = hi - j > 4096 ? j + 4096 : hi;
+            for (; j < end; ++j) std::apply([&](auto &...r) { kt(start + j * step, r...); }, local);
+        }
+        out = local;
+    } catch (const Error &e) {
+        record(err, j, e.code, e.message);
+    } catch (...) {
+        record(err, j, TR_ERR_MEMORY, "out of memory or internal error in a prange loop");
+    }
+}
+
 template <class K, class... R>
 inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R... reds) {
     const int64_t n = trip_count(start, stop, step);
@@ -83,24 +106,14 @@ inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R..
 #pragma omp parallel num_threads(nt)
     {
 #ifdef _OPENMP
-        const int t = omp_get_thread_num();
+        const int64_t t = omp_get_thread_num(), team = omp_get_num_threads();
 #else
-        const int t = 0;
+        const int64_t t = 0, team = 1;
 #endif
-        const K kt = k;  // this thread's copy: its views are known not to change
-        Acc local(identity<typename R::op, typename R::value_type>()...);
-#pragma omp for schedule(static)
-        for (int64_t j = 0; j < n; ++j) {
-            if (j > err.first()) continue;
-            try {
-                std::apply([&](auto &...r) { kt(start + j * step, r...); }, local);
-            } catch (const Error &e) {
-                record(err, j, e.code, e.message);
-            } catch (...) {
-                record(err, j, TR_ERR_MEMORY, "out of memory or internal error in a prange loop");
-            }
-        }
-        partial[t] = local;
+        // The static schedule: contiguous shares, the first n % team one longer.
+        const int64_t q = n / team, r = n % team;
+        const int64_t lo = t * q + (t < r ? t : r), hi = lo + q + (t < r ? 1 : 0);
+        run_chunk(k, start, step, lo, hi, err, partial[t]);
     }
     for (int t = 0; t < nt; ++t) combine_all<R...>(partial[t], reds...);
     free(partial);
