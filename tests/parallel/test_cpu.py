@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from transpile import TranspileFallbackWarning, prange
+from transpile import prange
 
 from . import kernels as k
 

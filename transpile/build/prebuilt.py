@@ -10,7 +10,6 @@ import inspect
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import threading
 import time

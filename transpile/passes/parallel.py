@@ -253,8 +253,6 @@ def _loop(typer, loop: h.For, nested: bool) -> ParallelLoop:
                         written.add(root)
                         if isinstance(s, h.AugAssign):
                             _augmented_element(tf, info, s, sub, root)
-                elif isinstance(sub, h.Name) and isinstance(s, h.AugAssign) and sub.id in info.shared:
-                    pass  # unreachable: an augmented name is private or a reduction
     info.written_arrays = tuple(sorted(written))
     if backend != "cpu":
         _check_device(typer, info, backend)
@@ -442,10 +440,10 @@ def _check_device(typer, info: ParallelLoop, backend: str) -> None:
         if isinstance(s, h.Assign) and any(not isinstance(t, (h.Name, h.Subscript)) for t in s.targets):
             raise UnsupportedSyntaxError(f"tuple assignment is not supported {where}", s.loc, hint)
     if backend == "ascend" and info.atomic:
-        s = next(iter(info.atomic))
+        s = min(info.atomic, key=lambda n: (n.loc.line, n.loc.col))
         raise UnsupportedSyntaxError(
-            f"updating shared array elements at an index other than the loop variable needs atomics, which "
-            f"the Ascend backend does not have yet", s.loc, "use backend='cpu' or 'cuda' for histograms")
+            "updating shared array elements at an index other than the loop variable needs atomics, which "
+            "the Ascend backend does not have yet", s.loc, "use backend='cpu' or 'cuda' for histograms")
     for node in walk_body(info.node.body):
         t = tf.types.get(node)
         if isinstance(node, h.Subscript):
@@ -459,13 +457,13 @@ def _check_device(typer, info: ParallelLoop, backend: str) -> None:
         elif isinstance(node, h.Name) and isinstance(t, T.Array):
             if node.id not in info.shared or node in tf.consts:
                 raise UnsupportedSyntaxError(
-                    f"array '{node.id}' cannot be used {where}: only arrays passed in or made before the loop", node.loc,
-                    "global arrays are not copied to the device: pass the array as an argument")
+                    f"array '{node.id}' cannot be used {where}: only arrays passed in or made before the loop",
+                    node.loc, "global arrays are not copied to the device: pass the array as an argument")
         elif isinstance(node, h.Call):
             call = tf.calls.get(node)
             if call and call[0] == "jit":
-                raise UnsupportedSyntaxError(f"calling another @jit function is not supported {where} yet",
-                                             node.loc, "inline the computation into the loop body, or use backend='cpu'")
+                raise UnsupportedSyntaxError(f"calling another @jit function is not supported {where} yet", node.loc,
+                                             "inline the computation into the loop body, or use backend='cpu'")
             entry = call[1] if call else None
             name = getattr(entry, "name", "")
             headers = getattr(entry, "headers", ())

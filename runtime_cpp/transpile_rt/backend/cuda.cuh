@@ -69,9 +69,11 @@ struct Staging {
             int64_t ext = (a.shape[k] - 1) * a.stride(k);
             if (ext < 0) lo += ext; else hi += ext;
         }
-        char *base = reinterpret_cast<char *>(a.data + lo);
-        int64_t nbytes = empty ? 0 : (hi - lo + 1) * int64_t(sizeof(T));
-        insert(base, nbytes, write);
+        if (empty) {  // nothing to copy; the device copy still has an element 0 (see wrap_index)
+            insert(reinterpret_cast<char *>(a.data), 0, write);
+            return;
+        }
+        insert(reinterpret_cast<char *>(a.data + lo), (hi - lo + 1) * int64_t(sizeof(T)), write);
     }
     void insert(char *lo, int64_t nbytes, bool write) {
         for (int i = 0; i < n; ++i) {  // overlapping views share one device copy
