@@ -63,6 +63,22 @@ def out_of_bounds(a):
     return s
 
 
+def host_heavy(a, b):
+    """NumPy on the host around a kernel: the whole runtime must compile under nvcc too."""
+    c = a @ b
+    s = np.sum(c, axis=0)
+    m = np.max(np.abs(c)) + np.mean(c) + np.std(c)
+    e = np.cumsum(np.sort(s))
+    f = np.where(c > 0, c, 0.0)
+    out = np.zeros(c.shape[0])
+    for i in prange(c.shape[0]):
+        acc = 0.0
+        for j in range(c.shape[1]):
+            acc += f[i, j] * math.sqrt(abs(c[i, j]))
+        out[i] = acc
+    return out.sum() + m + e[-1] + np.linalg.norm(c)
+
+
 MIX_SIG = "float64[::1], float32[::1], int64[::1], uint8[::1], float64[:, ::1]"
 STENCIL_SIG = "float64[:, ::1], float64[:, ::1], int"
 AXPY_SIG = "float32, float32[::1], float32[::1]"

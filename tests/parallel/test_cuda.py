@@ -58,6 +58,13 @@ def test_stencil_and_float32_kernels_compile_with_nvcc():
 
 
 @needs_nvcc
+def test_host_numpy_code_around_a_kernel_compiles_with_nvcc():
+    jit(backend="cuda")(dk.host_heavy).compile("float64[:, ::1], float64[:, ::1]")
+    a, b = np.random.default_rng(5).random((20, 30)), np.random.default_rng(6).random((30, 10))
+    assert jit(dk.host_heavy)(a, b) == pytest.approx(dk.host_heavy(a, b), rel=1e-12)  # the same code on the CPU
+
+
+@needs_nvcc
 @pytest.mark.skipif(GPUS > 0, reason="a GPU is visible: the kernel runs instead (test_cuda_matches_cpu)")
 def test_call_without_a_gpu_is_a_clear_runtime_error(cuda_mix):
     with pytest.raises(RuntimeError, match="backend='cuda': no CUDA GPU is visible to this process"):
