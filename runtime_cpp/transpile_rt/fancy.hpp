@@ -12,6 +12,9 @@
 #include "index.hpp"
 #include "numpy/common.hpp"
 
+// The per-element callbacks of fancy::walk are inlined even at -O1.
+#define TR_INLINE_LAMBDA __attribute__((always_inline))
+
 namespace tr {
 namespace fancy {
 
@@ -199,30 +202,91 @@ template <class T, int N, int L, class... I> Plan<sizeof...(I)> plan(const Array
     return p;
 }
 
-// Calls f(n, source offset, result index) for every result element in C order.
+// Calls f(n, source offset, result index) for every result element in C
+// order.  The innermost result axis runs in a tight loop: a strided step
+// when it is a basic axis, one index-array read per element when it is a
+// broadcast one.
 template <int K, class F> void walk(const Plan<K> &p, F &&fn) {
-    int64_t total = 1;
-    for (int d = 0; d < p.nd; ++d) total *= p.shape[d];
-    if (total == 0) return;
     int64_t idx[TR_MAX_NDIM] = {};
     int64_t bidx[TR_MAX_NDIM] = {};
-    for (int64_t n = 0; n < total; ++n) {
+    if (p.nd == 0) {
         int64_t off = p.base;
-        for (int d = 0; d < p.nd; ++d) {
+        for (int j = 0; j < p.nf; ++j)
+            off += wrap_index(read(p.f[j].data, p.f[j].code, 0), p.f[j].axis, p.f[j].len) * p.f[j].sstride;
+        fn(int64_t(0), off, idx);
+        return;
+    }
+    for (int d = 0; d < p.nd; ++d)
+        if (p.shape[d] == 0) return;
+    const int last = p.nd - 1;
+    const int64_t inner = p.shape[last];
+    const int lb = p.bpos[last];
+    int64_t n = 0;
+    for (;;) {
+        int64_t off = p.base;
+        for (int d = 0; d < last; ++d) {
             off += idx[d] * p.stride[d];
             if (p.bpos[d] >= 0) bidx[p.bpos[d]] = idx[d];
         }
+        if (lb >= 0) bidx[lb] = 0;
+        int64_t fo[K > 0 ? K : 1] = {};
         for (int j = 0; j < p.nf; ++j) {
-            const auto &f = p.f[j];
             int64_t o = 0;
-            for (int b = 0; b < p.B; ++b) o += bidx[b] * f.st[b];
-            off += wrap_index(read(f.data, f.code, o), f.axis, f.len) * f.sstride;
+            for (int b = 0; b < p.B; ++b) o += bidx[b] * p.f[j].st[b];
+            fo[j] = o;
         }
-        fn(n, off, idx);
-        for (int d = p.nd - 1; d >= 0; --d) {
+        if (lb < 0) {
+            for (int j = 0; j < p.nf; ++j)
+                off += wrap_index(read(p.f[j].data, p.f[j].code, fo[j]), p.f[j].axis, p.f[j].len) * p.f[j].sstride;
+            const int64_t s = p.stride[last];
+            for (int64_t i = 0; i < inner; ++i) {
+                idx[last] = i;
+                fn(n + i, off + i * s, idx);
+            }
+            n += inner;
+        } else if (p.nf == 1) {
+            // locals: stores through idx or the output must not force reloads
+            const void *data = p.f[0].data;
+            const int code = p.f[0].code, axis = p.f[0].axis;
+            const int64_t st = p.f[0].st[lb], len = p.f[0].len, ss = p.f[0].sstride, o0 = fo[0];
+            switch (code) {
+#define TR_FANCY_ROW(CODE, IT)                                                                          \
+    case CODE: {                                                                                        \
+        const IT *q = static_cast<const IT *>(data) + o0;                                               \
+        for (int64_t i = 0; i < inner; ++i) {                                                           \
+            idx[last] = i;                                                                              \
+            fn(n + i, off + wrap_index(int64_t(q[i * st]), axis, len) * ss, idx);                       \
+        }                                                                                               \
+        break;                                                                                          \
+    }
+                TR_FANCY_ROW(0, int8_t)
+                TR_FANCY_ROW(1, int16_t)
+                TR_FANCY_ROW(2, int32_t)
+                TR_FANCY_ROW(3, int64_t)
+                TR_FANCY_ROW(4, uint8_t)
+                TR_FANCY_ROW(5, uint16_t)
+                TR_FANCY_ROW(6, uint32_t)
+                TR_FANCY_ROW(7, uint64_t)
+#undef TR_FANCY_ROW
+            }
+            n += inner;
+        } else {
+            for (int64_t i = 0; i < inner; ++i) {
+                int64_t o = off;
+                for (int j = 0; j < p.nf; ++j)
+                    o += wrap_index(read(p.f[j].data, p.f[j].code, fo[j] + i * p.f[j].st[lb]), p.f[j].axis, p.f[j].len) *
+                         p.f[j].sstride;
+                idx[last] = i;
+                fn(n++, o, idx);
+            }
+        }
+        idx[last] = 0;
+        int d = last - 1;
+        for (; d >= 0; --d) {
             if (++idx[d] < p.shape[d]) break;
             idx[d] = 0;
         }
+        if (d < 0) return;
     }
 }
 
@@ -233,8 +297,9 @@ template <class R, class T, int N, int L, class... I> R fancy_get(const Array<T,
     auto p = fancy::plan(a, idx...);
     if (p.nd != R::ndim) raise(TR_ERR_INDEX, "fancy indexing: unexpected number of result dimensions");
     R out = tr::empty<T, R::ndim>(p.shape);
-    T *o = out.data;
-    fancy::walk(p, [&](int64_t n, int64_t off, const int64_t *) { o[n] = a.data[off]; });
+    T *const o = out.data;
+    const T *const src = a.data;
+    fancy::walk(p, [o, src](int64_t n, int64_t off, const int64_t *) TR_INLINE_LAMBDA { o[n] = src[off]; });
     return out;
 }
 
@@ -263,14 +328,15 @@ template <class T, int N, int L, class V, class... I> void fancy_set(const Array
             vs[k] = d == 1 ? 0 : v.stride(k);
         }
         const int shift = p.nd - M;
-        fancy::walk(p, [&](int64_t, int64_t off, const int64_t *ix) {
+        fancy::walk(p, [&](int64_t, int64_t off, const int64_t *ix) TR_INLINE_LAMBDA {
             int64_t vo = 0;
             for (int k = 0; k < M; ++k) vo += ix[shift + k] * vs[k];
             a.data[off] = cast<T>(v.data[vo]);
         });
     } else {
         const T x = cast<T>(value);
-        fancy::walk(p, [&](int64_t, int64_t off, const int64_t *) { a.data[off] = x; });
+        T *const dst = a.data;
+        fancy::walk(p, [dst, x](int64_t, int64_t off, const int64_t *) TR_INLINE_LAMBDA { dst[off] = x; });
     }
 }
 

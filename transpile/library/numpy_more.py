@@ -587,7 +587,7 @@ def _unique_lower(ls):
         lw.module.include(H_SHAPE)
         x = f"tr::np::reshape<1>({x}, {{1}})"
     want_index, want_inverse, want_counts = ls.site_info
-    r = lw.hoist(f"tr::np::unique({x}, {'true' if want_inverse else 'false'})")
+    r = lw.hoist(f"tr::np::unique({x}, {'true' if want_index else 'false'}, {'true' if want_inverse else 'false'})")
     parts = [f"{r}.values"]
     if want_index:
         parts.append(f"{r}.index")

@@ -217,18 +217,25 @@ template <class T, int N> struct UniqueResult {
     Array<int64_t, 1, C> counts;
 };
 
-template <class T, int N, int L> UniqueResult<T, N> unique(const Array<T, N, L> &a, bool with_inverse) {
+template <class T, int N, int L> UniqueResult<T, N> unique(const Array<T, N, L> &a, bool with_index, bool with_inverse) {
     UniqueResult<T, N> r;
     const int64_t n = a.size();
-    T *flat = detail::scratch<T>(n);
-    {
+    const bool need_perm = with_index || with_inverse;
+    T *aux = detail::scratch<T>(n);
+    int64_t *perm = nullptr;
+    if (need_perm) {
+        T *flat = detail::scratch<T>(n);
         int64_t i = 0;
         for_each(a, [&](T &v) { flat[i++] = v; });
+        perm = detail::scratch<int64_t>(n);
+        detail::stable_argsort(flat, perm, n);
+        for (int64_t k = 0; k < n; ++k) aux[k] = flat[perm[k]];
+        free(flat);
+    } else {
+        int64_t i = 0;
+        for_each(a, [&](T &v) { aux[i++] = v; });
+        detail::sort_values(aux, n);
     }
-    int64_t *perm = detail::scratch<int64_t>(n);
-    detail::stable_argsort(flat, perm, n);
-    T *aux = detail::scratch<T>(n);
-    for (int64_t i = 0; i < n; ++i) aux[i] = flat[perm[i]];
     bool *mask = detail::scratch<bool>(n);
     auto isnan_ = [](const T &v) {
         if constexpr (is_float<T>::value) return v != v;
@@ -259,7 +266,7 @@ template <class T, int N, int L> UniqueResult<T, N> unique(const Array<T, N, L> 
         if (mask[i]) {
             ++j;
             r.values.data[j] = aux[i];
-            r.index.data[j] = perm[i];
+            r.index.data[j] = need_perm ? perm[i] : 0;
             r.counts.data[j] = 0;
         }
         r.counts.data[j] += 1;
@@ -272,7 +279,6 @@ template <class T, int N, int L> UniqueResult<T, N> unique(const Array<T, N, L> 
             r.inverse.data[perm[i]] = k;
         }
     }
-    free(flat);
     free(perm);
     free(aux);
     free(mask);
