@@ -47,7 +47,8 @@ def close32(got, expected, rtol=2e-6):
 @jit
 def var_std_axis(a, d):
     return (np.var(a, axis=0), np.var(a, axis=1, ddof=1), np.std(a, axis=-1), a.std(axis=0, ddof=2),
-            a.var(1), np.std(a, 0), np.var(a, axis=0, ddof=d), np.std(a, ddof=1), a.var(ddof=d))
+            a.var(1), np.std(a, 0), np.var(a, axis=0, ddof=d), np.std(a, ddof=1), a.var(ddof=d),
+            np.var(a, axis=0, keepdims=True), a.std(axis=1, ddof=1, keepdims=True), np.std(a, keepdims=True))
 
 
 @pytest.mark.parametrize("a", [rand((4, 5), seed=1), rand((6, 8), seed=3)[1::2, ::-3],
@@ -88,6 +89,18 @@ def test_var_axis_out_of_bounds_is_compile_time_error():
         var_bad_axis(rand((2, 3)))
 
 
+@jit
+def keepdims_reductions(a):
+    return (np.sum(a, axis=0, keepdims=True), a.mean(axis=1, keepdims=True), np.max(a, keepdims=True),
+            a.min(axis=-1, keepdims=True), np.argmax(a, axis=0, keepdims=True), a.prod(keepdims=True),
+            a - a.mean(axis=1, keepdims=True), np.sum(a[0], axis=0, keepdims=True))
+
+
+def test_keepdims(check):
+    # keepdims=True keeps the reduced axes with length 1 (broadcastable against a)
+    check_items(check, keepdims_reductions, rand((3, 4), seed=98))
+
+
 # --------------------------------------------------------------------------
 # any / all with axis
 # --------------------------------------------------------------------------
@@ -96,7 +109,7 @@ def test_var_axis_out_of_bounds_is_compile_time_error():
 @jit
 def any_all(a):
     return (np.any(a, axis=0), np.all(a, axis=1), a.any(axis=-1), a.all(0), np.any(a), a.all(), np.all(a, axis=None),
-            np.any(a > 2, axis=0), np.all(a != 0, axis=1))
+            np.any(a > 2, axis=0), np.all(a != 0, axis=1), np.any(a, axis=1, keepdims=True), a.all(keepdims=True))
 
 
 @pytest.mark.parametrize("a", [np.array([[True, False, True], [False, False, True]]),
@@ -606,7 +619,9 @@ def test_empty_vector_norms(check):
 def matrix_norms(m):
     return (np.linalg.norm(m), np.linalg.norm(m, "fro"), np.linalg.norm(m, 1), np.linalg.norm(m, -1),
             np.linalg.norm(m, np.inf), np.linalg.norm(m, -np.inf), np.linalg.norm(m, axis=0),
-            np.linalg.norm(m, ord=np.inf, axis=1), np.linalg.norm(m, 2, axis=-1), np.linalg.norm(m, 0, axis=0))
+            np.linalg.norm(m, ord=np.inf, axis=1), np.linalg.norm(m, 2, axis=-1), np.linalg.norm(m, 0, axis=0),
+            np.linalg.norm(m, axis=1, keepdims=True), np.linalg.norm(m, keepdims=True),
+            np.linalg.norm(m, 1, keepdims=True))
 
 
 @pytest.mark.parametrize("m", [rand((3, 4), seed=80), rand((2, 3), "complex128", seed=82),

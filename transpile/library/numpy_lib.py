@@ -266,8 +266,18 @@ def _reduction(name):
     with_ddof = name in ("var", "std")
 
     def infer(site):
-        keywords = ("a", "axis", "ddof") if with_ddof else ("a", "axis")
+        keywords = ("a", "axis", "ddof", "keepdims") if with_ddof else ("a", "axis", "keepdims")
         site.check_arity(1, 2, keywords)
+        result, info = infer_base(site)
+        keep = site.const_arg(None, "keepdims", False)
+        if keep is NOT_CONST or keep not in (True, False, None):
+            raise site.error(f"np.{name}(keepdims=...) must be True or False, known while compiling")
+        if not keep:
+            return result, info
+        # keepdims=True: the reduced axes stay, with length 1
+        return T.Array(result.dtype, site.args[0].ndim, "C"), ("keep", info)
+
+    def infer_base(site):
         a = site.args[0]
         if not isinstance(a, T.Array) or a.ndim == 0:
             raise site.error(f"np.{name}() needs an array, not {site.args[0]}")
@@ -287,23 +297,31 @@ def _reduction(name):
         return T.Array(rdtype, a.ndim - 1, "C"), axis % a.ndim
 
     def lower(ls):
+        info = ls.site_info
+        if isinstance(info, tuple) and info[0] == "keep":
+            nd = ls.arg_types[0].ndim
+            if info[1] is None:
+                return CExpr(f"tr::np::keep_all<{nd}>({lower_base(ls, None).code})")
+            return CExpr(f"tr::np::keep_axis({lower_base(ls, info[1]).code}, {info[1]})")
+        return lower_base(ls, info)
+
+    def lower_base(ls, info):
         lw = ls.lower
         x = ls.args[0]
-        if ls.site_info is None:
-            rt = lw.elem(ls.result.dtype)
+        rt = lw.elem(ls.result.dtype)
+        if info is None:
             if name in ("argmin", "argmax"):
                 return CExpr(f"tr::np::{cxx}({x.code})")
             if with_ddof:
                 ddof = ls.kwargs["ddof"].code if "ddof" in ls.kwargs else "0"
                 return CExpr(f"tr::np::{cxx}<{rt}>({x.code}, int64_t({ddof}))")
             return CExpr(f"tr::np::{cxx}<{rt}>({x.code})")
-        rt = lw.elem(ls.result.dtype)
         if name in ("argmin", "argmax"):
-            return CExpr(f"tr::np::{cxx}_axis({lw.ev(x)}, {ls.site_info})")
+            return CExpr(f"tr::np::{cxx}_axis({lw.ev(x)}, {info})")
         if with_ddof:
             ddof = ls.kwargs["ddof"].code if "ddof" in ls.kwargs else "0"
-            return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {ls.site_info}, int64_t({ddof}))")
-        return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {ls.site_info})")
+            return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {info}, int64_t({ddof}))")
+        return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {info})")
 
     return Entry(f"numpy.{name}", infer, lower, (H_REDUCE,))
 

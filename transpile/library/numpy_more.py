@@ -156,35 +156,50 @@ def cast_check(src: str, dst: str, casting: str) -> bool:
 
 # ---- any / all -----------------------------------------------------------------
 
+def keepdims_arg(site) -> bool:
+    keep = const_value(site, None, "keepdims", False, "keepdims=")
+    if keep not in (True, False, None):
+        raise site.error("keepdims= must be True or False")
+    return bool(keep)
+
+
 def _anyall(name):
     def infer(site):
-        site.check_arity(1, 2, ("a", "axis"))
+        site.check_arity(1, 2, ("a", "axis", "keepdims"))
         a = site.args[0]
+        keep = keepdims_arg(site)
         if isinstance(a, T.Scalar):
-            if not is_none_arg(site, 1, "axis"):
-                raise site.error(f"np.{name}() of a scalar with axis= is not supported")
-            return T.Scalar("bool"), ("scalar",)
+            if not is_none_arg(site, 1, "axis") or keep:
+                raise site.error(f"np.{name}() of a scalar with axis= or keepdims= is not supported")
+            return T.Scalar("bool"), ("scalar", 0, False)
         if not is_array(a):
             raise site.error(f"np.{name}() needs an array, not {a}")
+        if keep and a.ndim == 0:
+            raise site.error(f"np.{name}(keepdims=True) of a 0-d array is not supported")
+        result = T.Array("bool", a.ndim, "C") if keep else None
         if is_none_arg(site, 1, "axis"):
-            return T.Scalar("bool"), ("whole",)
+            return result or T.Scalar("bool"), ("whole", a.ndim, keep)
         int_arg(site, 1, "axis", "axis")
         if a.ndim <= 1:
-            return T.Scalar("bool"), ("whole_checked", a.ndim)
-        return T.Array("bool", a.ndim - 1, "C"), ("axis",)
+            return result or T.Scalar("bool"), ("whole_checked", a.ndim, keep)
+        return result or T.Array("bool", a.ndim - 1, "C"), ("axis", a.ndim, keep)
 
     def lower(ls):
         lw = ls.lower
-        kind = ls.site_info[0]
+        kind, nd, keep = ls.site_info
         x = ls.args[0]
         if kind == "scalar":
             return CExpr(f"bool(tr::truthy({x.code}))")
         if kind == "whole":
-            return CExpr(f"tr::np::{name}({x.code})")
-        ax = axis_code(ls, 1, "axis", 0)
-        if kind == "whole_checked":
-            return CExpr(f"(tr::np::detail::normalize_axis({ax}, {ls.site_info[1]}), tr::np::{name}({x.code}))")
-        return CExpr(f"tr::np::{name}_axis({lw.ev(x)}, {ax})")
+            code = f"tr::np::{name}({x.code})"
+        else:
+            ax = lw.hoist(axis_code(ls, 1, "axis", 0))
+            if kind == "whole_checked":
+                code = f"(tr::np::detail::normalize_axis({ax}, {nd}), tr::np::{name}({x.code}))"
+            else:
+                code = f"tr::np::{name}_axis({lw.ev(x)}, {ax})"
+                return CExpr(f"tr::np::keep_axis({code}, {ax})" if keep else code)
+        return CExpr(f"tr::np::keep_all<{nd}>({code})" if keep else code)
 
     return Entry(f"numpy.{name}", infer, lower, (H_REDUCE,))
 
@@ -827,8 +842,7 @@ def _norm_infer(site):
     x = need_array(site, 0, "x", "np.linalg.norm")
     rdtype = real_float(x.dtype)
     ord_ = const_value(site, 1, "ord", None, "ord=")
-    if const_value(site, None, "keepdims", False, "keepdims=") is not False:
-        raise site.error("np.linalg.norm(keepdims=True) is not supported in compiled code")
+    keep = keepdims_arg(site)
     if isinstance(ord_, bool) or not (ord_ is None or isinstance(ord_, (int, float, str))):
         raise site.error(f"np.linalg.norm() ord={ord_!r} is not supported")
     axis_node = site.arg_node(2, "axis")
@@ -839,6 +853,13 @@ def _norm_infer(site):
         int_arg(site, 2, "axis", "axis")
     elif axis is not None and not isinstance(axis, int):
         raise site.error("np.linalg.norm() axis must be None or an int in compiled code")
+    result, info = _norm_kind(site, x, rdtype, ord_, axis)
+    if not keep or isinstance(info, Fail):
+        return result, info
+    return T.Array(rdtype, x.ndim, "C"), ("keep", info, x.ndim)
+
+
+def _norm_kind(site, x, rdtype, ord_, axis):
     vector = axis is not None or x.ndim == 1
     if vector:
         if isinstance(ord_, str):
@@ -861,10 +882,19 @@ def _norm_infer(site):
 
 @lowering
 def _norm_lower(ls):
+    info = ls.site_info
+    if info[0] != "keep":
+        return _norm_lower_base(ls, info)
+    base = _norm_lower_base(ls, info[1])
+    if info[1][0] == "axis":
+        return CExpr(f"tr::np::keep_axis({base.code}, {axis_code(ls, 2, 'axis', 0)})")
+    return CExpr(f"tr::np::keep_all<{info[2]}>({base.code})")
+
+
+def _norm_lower_base(ls, info):
     lw = ls.lower
     rt = lw.elem(ls.result.dtype)
     x = array_code(ls, 0, "x")
-    info = ls.site_info
     if info[0] == "fro":
         return CExpr(f"tr::np::norm<{rt}>({x}, 0)")
     if info[0] == "matrix":

@@ -746,5 +746,33 @@ template <class T, int N, int L> Array<bool, N - 1, C> all_axis(const Array<T, N
     return anyall_axis<true>(a, axis);
 }
 
+// keepdims=True: a reduction's result with the reduced axis back, length 1
+// (a view of the result), or a whole-array result as an array of ones' shape.
+template <class T, int M> Array<T, M + 1, C> keep_axis(const Array<T, M, C> &r, int64_t axis) {
+    const int ax = detail::normalize_axis(axis, M + 1);
+    Array<T, M + 1, C> v;
+    v.data = r.data;
+    v.owner = r.owner;
+    for (int k = 0, j = 0; k < M + 1; ++k) {
+        if (k == ax) {
+            v.shape[k] = 1;
+            v.strides[k] = 1;
+        } else {
+            v.shape[k] = r.shape[j];
+            v.strides[k] = r.stride(j);
+            ++j;
+        }
+    }
+    return v;
+}
+template <int N, class T> Array<T, N, C> keep_all(T value) {
+    static_assert(N >= 1, "keepdims of a 0-d array");
+    int64_t shape[N];
+    for (int k = 0; k < N; ++k) shape[k] = 1;
+    Array<T, N, C> a = tr::empty<T, N>(shape);
+    a.data[0] = value;
+    return a;
+}
+
 }  // namespace np
 }  // namespace tr
