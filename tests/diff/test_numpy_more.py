@@ -48,7 +48,8 @@ def close32(got, expected, rtol=2e-6):
 def var_std_axis(a, d):
     return (np.var(a, axis=0), np.var(a, axis=1, ddof=1), np.std(a, axis=-1), a.std(axis=0, ddof=2),
             a.var(1), np.std(a, 0), np.var(a, axis=0, ddof=d), np.std(a, ddof=1), a.var(ddof=d),
-            np.var(a, axis=0, keepdims=True), a.std(axis=1, ddof=1, keepdims=True), np.std(a, keepdims=True))
+            np.var(a, axis=0, keepdims=True), a.std(axis=1, ddof=1, keepdims=True), np.std(a, keepdims=True),
+            np.var(a, axis=1, correction=1), np.std(a, correction=d))
 
 
 @pytest.mark.parametrize("a", [rand((4, 5), seed=1), rand((6, 8), seed=3)[1::2, ::-3],

@@ -260,14 +260,24 @@ REDUCTIONS = {
 }
 
 
+def _ddof_code(ls) -> str:
+    """ddof= or its NumPy 2 spelling correction=."""
+    for kw in ("ddof", "correction"):
+        if kw in ls.kwargs:
+            return ls.kwargs[kw].code
+    return "0"
+
+
 def _reduction(name):
     fn = REDUCTIONS[name]
     cxx = {"amin": "min", "amax": "max"}.get(name, name)
     with_ddof = name in ("var", "std")
 
     def infer(site):
-        keywords = ("a", "axis", "ddof", "keepdims") if with_ddof else ("a", "axis", "keepdims")
+        keywords = ("a", "axis", "ddof", "correction", "keepdims") if with_ddof else ("a", "axis", "keepdims")
         site.check_arity(1, 2, keywords)
+        if "ddof" in site.kwargs and "correction" in site.kwargs:
+            raise site.error("ddof and correction can't be provided simultaneously.")
         result, info = infer_base(site)
         keep = site.const_arg(None, "keepdims", False)
         if keep is NOT_CONST or keep not in (True, False, None):
@@ -313,13 +323,13 @@ def _reduction(name):
             if name in ("argmin", "argmax"):
                 return CExpr(f"tr::np::{cxx}({x.code})")
             if with_ddof:
-                ddof = ls.kwargs["ddof"].code if "ddof" in ls.kwargs else "0"
+                ddof = _ddof_code(ls)
                 return CExpr(f"tr::np::{cxx}<{rt}>({x.code}, int64_t({ddof}))")
             return CExpr(f"tr::np::{cxx}<{rt}>({x.code})")
         if name in ("argmin", "argmax"):
             return CExpr(f"tr::np::{cxx}_axis({lw.ev(x)}, {info})")
         if with_ddof:
-            ddof = ls.kwargs["ddof"].code if "ddof" in ls.kwargs else "0"
+            ddof = _ddof_code(ls)
             return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {info}, int64_t({ddof}))")
         return CExpr(f"tr::np::{cxx}_axis<{rt}>({lw.ev(x)}, {info})")
 
