@@ -77,19 +77,21 @@ inline void record(ErrorSlot &err, int64_t j, int code, const char *message) {
 template <class K, class Acc>
 inline void run_chunk(const K &k, int64_t start, int64_t step, int64_t lo, int64_t hi, ErrorSlot &err, Acc &out) {
     const K kt = k;  // this thread's copy: its views are known not to change
-    int64_t j = lo;
+    int64_t at = lo;  // the iteration running, for the error record
     try {
         Acc local = out;
-        while (j < hi) {
-            if (j > err.first()) break;
-            const int64_t end = hi - j > 4096 ? j + 4096 : hi;
-            for (; j < end; ++j) std::apply([&](auto &...r) { kt(start + j * step, r...); }, local);
+        // One flat loop: blocking it (a while around a for) made GCC 12 compile
+        // the body 4x slower (a 2-D stencil).
+        for (int64_t j = lo; j < hi; ++j) {
+            if (((j - lo) & 4095) == 0 && j > err.first()) break;
+            at = j;
+            std::apply([&](auto &...r) { kt(start + j * step, r...); }, local);
         }
         out = local;
     } catch (const Error &e) {
-        record(err, j, e.code, e.message);
+        record(err, at, e.code, e.message);
     } catch (...) {
-        record(err, j, TR_ERR_MEMORY, "out of memory or internal error in a prange loop");
+        record(err, at, TR_ERR_MEMORY, "out of memory or internal error in a prange loop");
     }
 }
 
