@@ -59,10 +59,12 @@ def test_reductions_are_deterministic_for_a_thread_count(threads):
     assert k.stats(a)[0] == k.stats(a)[0]
 
 
-def test_histogram(threads):
-    x = np.random.default_rng(2).random(50_000)
-    h, w = k.histogram(x, 16)
-    eh, ew = k.histogram.py_func(x, 16)
+@pytest.mark.parametrize("n, nbins", [(50_000, 16), (5_000, 4096)], ids=["thread-copies", "atomics"])
+def test_histogram(threads, n, nbins):
+    # few bins: each thread fills its own copy; many bins for few samples: atomic updates
+    x = np.random.default_rng(2).random(n)
+    h, w = k.histogram(x, nbins)
+    eh, ew = k.histogram.py_func(x, nbins)
     np.testing.assert_array_equal(h, eh)
     np.testing.assert_array_equal(w, ew)
     assert h.sum() == x.size
@@ -125,7 +127,9 @@ def test_generated_code_uses_the_backend_layer():
     assert "tr::par::reduce<tr::op::add>(s)" in text and "tr::par::reduce<tr::op::mul>(prod)" in text
     assert "tr::par::reduce<tr::op::bitor_>(bits)" in text
     k.histogram(np.ones(3) * 0.5, 2)
-    assert "tr::par::atomic_update" in k.histogram.inspect_cxx()
+    text = k.histogram.inspect_cxx()
+    assert "tr::par::update(tr_private_h, " in text and "tr::par::update(tr_private_w, " in text
+    assert "tr::par::reduce_array<tr::op::add>(&tr_prange_histogram_" in text
 
 
 def test_module_without_prange_is_built_without_openmp(tmp_path):

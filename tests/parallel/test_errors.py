@@ -167,6 +167,22 @@ def hist(x, h):
     return h
 
 
+@jit
+def hist_read(x, h):
+    for i in prange(x.shape[0]):
+        h[int(x[i])] += 1 + h[0] * 0
+    return h
+
+
+def test_array_reductions_and_atomics():
+    # only updated: each thread may fill its own copy (decided at run time)
+    text = cxx(hist, "float64[::1], int64[::1]")
+    assert "tr::par::update(tr_private_h, " in text and "tr::par::with_arrays(" in text
+    # also read in the body: the updates stay atomic
+    text = cxx(hist_read, "float64[::1], int64[::1]")
+    assert "tr::par::atomic_update(" in text and "with_arrays" not in text
+
+
 @pytest.mark.parametrize("backend", ["cuda", "ascend"])
 @pytest.mark.parametrize("fn, sig, message", [
     (array_expr, "float64[::1], float64[::1]", "not supported inside a prange loop on backend="),
@@ -183,4 +199,4 @@ def test_device_kernels_reject_host_only_code(backend, fn, sig, message):
 def test_ascend_has_no_atomic_updates_yet():
     with pytest.raises(UnsupportedSyntaxError, match="needs atomics, which the Ascend backend does not have"):
         cxx(hist, "float64[::1], int64[::1]", "ascend")
-    assert "tr::par::atomic_update" in cxx(hist, "float64[::1], int64[::1]", "cuda")
+    assert "tr::par::update(tr_private_h, " in cxx(hist, "float64[::1], int64[::1]", "cuda")

@@ -53,6 +53,8 @@ def parallel_for(fl, s: h.For) -> None:
         t = var_types[n]
         members.append(f"tr::par::arg_t<{ctype(t)}> {fl.var(n)};" if isinstance(t, T.Array)
                        else f"{ctype(t)} {fl.var(n)};")
+    for n in info.array_reductions:  # set by the runtime when this thread updates its own copy
+        members.append(f"bool {private_flag(fl, n)} = false;")
     params = ["int64_t tr_iv"] + [f"{ctype(var_types[n])} &{fl.var(n)}" for n in info.reductions]
     loc = s.loc
     where = f"{_short(loc.filename)}:{loc.line}"
@@ -78,7 +80,12 @@ def parallel_for(fl, s: h.For) -> None:
             fl.emit(f"{st}.add({fl.var(n)}, {written});")
     fl.emit(f"{st}.upload();")
     fl.emit(f"const {name} {k}{{{', '.join(f'{st}.view({fl.var(n)})' for n in info.shared)}}};")
-    fl.emit(f"tr::par::for_range({k}, {start}, {stop}, {step}{reductions});")
+    kernel = k
+    if info.array_reductions:
+        arrays = ", ".join(f"tr::par::reduce_array<{functor}>(&{name}::{fl.var(n)}, &{name}::{private_flag(fl, n)})"
+                           for n, functor in info.array_reductions.items())
+        kernel = f"tr::par::with_arrays({k}, {arrays})"
+    fl.emit(f"tr::par::for_range({kernel}, {start}, {stop}, {step}{reductions});")
     fl.emit(f"{st}.download();")
     fl.depth -= 1
     fl.emit("}")
@@ -102,8 +109,17 @@ def atomic_update(fl, s: h.AugAssign, arr: str, idx: str, ops, info, value: CExp
     elem = fl.elem(info.result.dtype)
     expr = fl.binop(s.op, ops, CExpr("tr_cur"), info.result, CExpr(v), vt)
     fl.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx});")
-    fl.lines.append(Line(fl.depth + 1, f"tr::par::atomic_update({ref}, [&](const {elem} &tr_cur) {{ "
+    root = s.target.value.id if isinstance(s.target.value, h.Name) else None
+    if root in fl.kernel.array_reductions:  # atomic unless this thread has its own copy
+        call = f"tr::par::update({private_flag(fl, root)}, {ref}, "
+    else:
+        call = f"tr::par::atomic_update({ref}, "
+    fl.lines.append(Line(fl.depth + 1, f"{call}[&](const {elem} &tr_cur) {{ "
                                        f"return tr::cast<{elem}>({expr.code}); }}); }}"))
+
+
+def private_flag(fl, name: str) -> str:
+    return f"tr_private_{fl.var(name)}"
 
 
 def _short(path: str) -> str:

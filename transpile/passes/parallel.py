@@ -48,6 +48,7 @@ class ParallelLoop:
     reductions: dict = field(default_factory=dict)  # name -> C++ combining functor
     written_arrays: tuple = ()  # shared arrays the body writes (copied back from a device)
     atomic: set = field(default_factory=set)  # AugAssign nodes updated atomically
+    array_reductions: dict = field(default_factory=dict)  # shared array -> functor (histograms, privatized)
     sequential: str | None = None  # why the loop runs in order
 
 
@@ -254,6 +255,7 @@ def _loop(typer, loop: h.For, nested: bool) -> ParallelLoop:
                         if isinstance(s, h.AugAssign):
                             _augmented_element(tf, info, s, sub, root)
     info.written_arrays = tuple(sorted(written))
+    info.array_reductions = _array_reductions(info)
     if backend != "cpu":
         _check_device(typer, info, backend)
     return info
@@ -423,6 +425,34 @@ def _augmented_element(tf, info, s, target, root) -> None:
                       f"the loop variable '{info.index}': iterations would race", s.loc,
                       f"update single elements (h[k] += 1 is made atomic), index the first axis with "
                       f"'{info.index}', or keep per-iteration results in separate rows")
+
+
+ARRAY_ATTRS = ("shape", "size", "ndim")
+
+
+def _array_reductions(info: ParallelLoop) -> dict:
+    """Shared arrays the body only updates with h[k] op= v at shared indices
+    (one operator family) and never reads otherwise: each thread may update
+    its own copy, combined into the array after the loop (the runtime decides,
+    by size; otherwise the updates stay atomic)."""
+    updates: dict = {}
+    for s in info.atomic:
+        updates.setdefault(_root_name(s.target), []).append(s)
+    out = {}
+    for name, stmts in sorted(updates.items()):
+        families = {FAMILY.get(s.op) for s in stmts}
+        if None in families or len(families) != 1:
+            continue
+        allowed = {id(s.target.value) for s in stmts if isinstance(s.target.value, h.Name)}
+        ok = len(allowed) == len(stmts)
+        for parent in walk_body(info.node.body):
+            for child in _children(parent):
+                if isinstance(child, h.Name) and child.id == name and id(child) not in allowed \
+                        and not (isinstance(parent, h.Attribute) and parent.attr in ARRAY_ATTRS):
+                    ok = False
+        if ok:
+            out[name] = REDUCTION_OPS[stmts[0].op]
+    return out
 
 
 def _check_device(typer, info: ParallelLoop, backend: str) -> None:

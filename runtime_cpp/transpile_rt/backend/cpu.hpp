@@ -13,6 +13,7 @@
 // leave an OpenMP region.
 #pragma once
 #include <new>
+#include <type_traits>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -70,15 +71,101 @@ inline void record(ErrorSlot &err, int64_t j, int code, const char *message) {
     }
 }
 
+// No array reductions.
+struct NoArrays {
+    void begin(int, int64_t) {}
+    template <class K> void thread(K &, int) {}
+    void end() {}
+};
+
+// Array reductions (histograms): with one thread the updates go to the
+// array itself without atomics; with more, each thread gets its own copy
+// when the array is small next to the iteration count (at most n/8
+// elements and 8 MiB a copy: many updates land on each element, so
+// atomics would fight over them), combined in thread order after the loop;
+// otherwise the updates stay atomic.
+template <class K, class... A> struct PrivateArrays {
+    std::tuple<A...> arrays;
+    const K &k;
+    int nt = 1;
+    bool own[sizeof...(A)] = {};
+    void *copies[sizeof...(A)] = {};  // nt buffers per array
+
+    template <size_t I> auto &array() const { return k.*(std::get<I>(arrays).member); }
+
+    void begin(int threads, int64_t n) {
+        nt = threads;
+        begin_each(n, std::index_sequence_for<A...>{});
+    }
+    template <size_t... I> void begin_each(int64_t n, std::index_sequence<I...>) {
+        ((own[I] = nt == 1 || (array<I>().size() * 8 <= n &&
+                               array<I>().size() * int64_t(sizeof(typename std::remove_reference_t<
+                                                               decltype(array<I>())>::value_type)) <= (8 << 20))),
+         ...);
+        ((copies[I] = (nt > 1 && own[I]) ? calloc(size_t(nt), sizeof(void *)) : nullptr), ...);
+        for (size_t i = 0; i < sizeof...(A); ++i)
+            if (nt > 1 && own[i] && !copies[i]) raise(TR_ERR_MEMORY, "out of memory starting a prange loop");
+    }
+    void thread(K &kt, int t) { thread_each(kt, t, std::index_sequence_for<A...>{}); }
+    template <size_t... I> void thread_each(K &kt, int t, std::index_sequence<I...>) { (thread_one<I>(kt, t), ...); }
+    template <size_t I> void thread_one(K &kt, int t) {
+        if (!own[I]) return;
+        kt.*(std::get<I>(arrays).flag) = true;
+        if (nt == 1) return;
+        auto &a = kt.*(std::get<I>(arrays).member);
+        using T = typename std::remove_reference_t<decltype(a)>::value_type;
+        using Op = typename std::tuple_element_t<I, std::tuple<A...>>::op;
+        const int64_t size = a.size();
+        T *buf = static_cast<T *>(malloc(size_t(size > 0 ? size : 1) * sizeof(T)));
+        if (!buf) raise(TR_ERR_MEMORY, "out of memory for a thread's copy of an array in a prange loop");
+        static_cast<T **>(copies[I])[t] = buf;
+        const T init = identity<Op, T>();
+        for (int64_t e = 0; e < size; ++e) buf[e] = init;
+        a.data = buf;
+        int64_t stride = 1;
+        for (int d = std::remove_reference_t<decltype(a)>::ndim - 1; d >= 0; --d) a.strides[d] = stride, stride *= a.shape[d];
+    }
+    void end() { end_each(std::index_sequence_for<A...>{}); }
+    template <size_t... I> void end_each(std::index_sequence<I...>) { (end_one<I>(), ...); }
+    template <size_t I> void end_one() {
+        if (!copies[I]) return;
+        auto &a = array<I>();
+        using Arr = std::remove_reference_t<decltype(a)>;
+        using T = typename Arr::value_type;
+        using Op = typename std::tuple_element_t<I, std::tuple<A...>>::op;
+        T **bufs = static_cast<T **>(copies[I]);
+        int64_t st[Arr::ndim > 0 ? Arr::ndim : 1];
+        for (int d = 0; d < Arr::ndim; ++d) st[d] = a.stride(d);
+        for (int t = 0; t < nt; ++t) {  // in thread order: the same result for a given thread count
+            if (!bufs[t]) continue;
+            int64_t e = 0;
+            const T *b = bufs[t];
+            for_each_offset<Arr::ndim>(a.shape, st, [&](int64_t off) { a.data[off] = Op::apply(a.data[off], b[e++]); });
+            free(bufs[t]);
+        }
+        free(bufs);
+        copies[I] = nullptr;
+    }
+    ~PrivateArrays() {
+        for (size_t i = 0; i < sizeof...(A); ++i)
+            if (copies[i]) {
+                for (int t = 0; t < nt; ++t) free(static_cast<void **>(copies[i])[t]);
+                free(copies[i]);
+            }
+    }
+};
+
 // One thread's share: iterations [lo, hi) in order, in a tight loop whose
 // reduction partials stay in registers.  An error ends the share (the
 // iterations after it are later ones); every 4096 iterations the share also
 // stops if an earlier iteration elsewhere failed.
-template <class K, class Acc>
-inline void run_chunk(const K &k, int64_t start, int64_t step, int64_t lo, int64_t hi, ErrorSlot &err, Acc &out) {
-    const K kt = k;  // this thread's copy: its views are known not to change
+template <class K, class Prep, class Acc>
+inline void run_chunk(const K &k, Prep &prep, int t, int64_t start, int64_t step, int64_t lo, int64_t hi,
+                      ErrorSlot &err, Acc &out) {
+    K kt = k;  // this thread's copy: its views are known not to change
     int64_t at = lo;  // the iteration running, for the error record
     try {
+        prep.thread(kt, t);
         Acc local = out;
         // One flat loop: blocking it (a while around a for) made GCC 12 compile
         // the body 4x slower (a 2-D stencil).
@@ -95,11 +182,12 @@ inline void run_chunk(const K &k, int64_t start, int64_t step, int64_t lo, int64
     }
 }
 
-template <class K, class... R>
-inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R... reds) {
+template <class K, class Prep, class... R>
+inline void run_loop(const K &k, Prep &prep, int64_t start, int64_t stop, int64_t step, R... reds) {
     const int64_t n = trip_count(start, stop, step);
     if (n <= 0) return;
     const int nt = threads_for(n);
+    prep.begin(nt, n);
     using Acc = std::tuple<typename R::value_type...>;
     Acc *partial = static_cast<Acc *>(malloc(sizeof(Acc) * size_t(nt)));
     if (!partial) raise(TR_ERR_MEMORY, "out of memory starting a prange loop");
@@ -115,11 +203,24 @@ inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R..
         // The static schedule: contiguous shares, the first n % team one longer.
         const int64_t q = n / team, r = n % team;
         const int64_t lo = t * q + (t < r ? t : r), hi = lo + q + (t < r ? 1 : 0);
-        run_chunk(k, start, step, lo, hi, err, partial[t]);
+        run_chunk(k, prep, int(t), start, step, lo, hi, err, partial[t]);
     }
+    prep.end();
     for (int t = 0; t < nt; ++t) combine_all<R...>(partial[t], reds...);
     free(partial);
     err.rethrow();
+}
+
+template <class K, class... R>
+inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R... reds) {
+    NoArrays prep;
+    run_loop(k, prep, start, stop, step, reds...);
+}
+
+template <class K, class... A, class... R>
+inline void for_range(const WithArrays<K, A...> &w, int64_t start, int64_t stop, int64_t step, R... reds) {
+    PrivateArrays<K, A...> prep{w.arrays, w.k};
+    run_loop(w.k, prep, start, stop, step, reds...);
 }
 
 // ref = f(ref) as one atomic step (h[idx] += 1 where iterations may share

@@ -245,5 +245,11 @@ inline void for_range(const K &k, int64_t start, int64_t stop, int64_t step, R..
     if (seen.code) raise(seen.code, "%s", seen.message);
 }
 
+// Array reductions: the GPU's updates stay atomic.
+template <class K, class... A, class... R>
+inline void for_range(const WithArrays<K, A...> &w, int64_t start, int64_t stop, int64_t step, R... reds) {
+    for_range(w.k, start, stop, step, reds...);
+}
+
 }  // namespace par
 }  // namespace tr

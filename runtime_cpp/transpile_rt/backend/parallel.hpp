@@ -72,6 +72,28 @@ template <class Op, class T> TR_HD inline T identity() {
 
 template <class Op, class T> TR_HD inline void combine(T &into, const T &part) { into = Op::apply(into, part); }
 
+// A shared array the body only updates with h[k] op= v (a histogram): the
+// CPU backend may give each thread its own copy (starting from Op's
+// identity), combined into the array after the loop; `flag` tells the
+// thread's kernel copy that its updates need no atomics.
+template <class Op, class K, class M> struct ArrayReduction {
+    using op = Op;
+    M K::*member;
+    bool K::*flag;
+};
+template <class Op, class K, class M> inline ArrayReduction<Op, K, M> reduce_array(M K::*member, bool K::*flag) {
+    return ArrayReduction<Op, K, M>{member, flag};
+}
+
+// A kernel and its array reductions.
+template <class K, class... A> struct WithArrays {
+    const K &k;
+    std::tuple<A...> arrays;
+};
+template <class K, class... A> inline WithArrays<K, A...> with_arrays(const K &k, A... a) {
+    return WithArrays<K, A...>{k, std::tuple<A...>(a...)};
+}
+
 // Number of iterations of range(start, stop, step).
 inline int64_t trip_count(int64_t start, int64_t stop, int64_t step) { return range_len(start, stop, step); }
 
@@ -103,3 +125,14 @@ struct ErrorSlot {
 #else
 #include "cpu.hpp"
 #endif
+
+namespace tr {
+namespace par {
+// An update of an array reduction's element: plain on a thread's own copy,
+// atomic on the shared array.
+template <class T, class F> TR_HD inline void update(bool own_copy, T &ref, F &&f) {
+    if (own_copy) ref = f(ref);
+    else atomic_update(ref, f);
+}
+}  // namespace par
+}  // namespace tr
