@@ -53,6 +53,12 @@ struct Staging {
 
 template <class X> using arg_t = X;
 
+template <class... R, size_t... I>
+inline void combine_tuple(std::tuple<typename R::value_type...> &into, const std::tuple<typename R::value_type...> &part,
+                          std::index_sequence<I...>) {
+    (combine<typename R::op>(std::get<I>(into), std::get<I>(part)), ...);
+}
+
 template <class... R> inline void combine_all(const std::tuple<typename R::value_type...> &part, R... reds) {
     std::apply([&](const auto &...p) { (combine<typename R::op>(*reds.target, p), ...); }, part);
 }
@@ -159,22 +165,50 @@ template <class K, class... A> struct PrivateArrays {
 // reduction partials stay in registers.  An error ends the share (the
 // iterations after it are later ones); every 4096 iterations the share also
 // stops if an earlier iteration elsewhere failed.
-template <class K, class Prep, class Acc>
+//
+// With reductions, iterations go round-robin to four sets of partials, so a
+// sum is four independent chains of additions rather than one (a reduction's
+// order is the loop's to choose: prange already splits it between threads);
+// the four are combined in order at the end of the share.
+template <class K, class Prep, class Acc, class Combine>
 inline void run_chunk(const K &k, Prep &prep, int t, int64_t start, int64_t step, int64_t lo, int64_t hi,
-                      ErrorSlot &err, Acc &out) {
+                      ErrorSlot &err, Acc &out, Combine combine) {
     K kt = k;  // this thread's copy: its views are known not to change
     int64_t at = lo;  // the iteration running, for the error record
     try {
         prep.thread(kt, t);
-        Acc local = out;
         // One flat loop: blocking it (a while around a for) made GCC 12 compile
         // the body 4x slower (a 2-D stencil).
-        for (int64_t j = lo; j < hi; ++j) {
-            if (((j - lo) & 4095) == 0 && j > err.first()) break;
-            at = j;
-            std::apply([&](auto &...r) { kt(start + j * step, r...); }, local);
+        if constexpr (std::tuple_size<Acc>::value == 0) {
+            Acc none;
+            for (int64_t j = lo; j < hi; ++j) {
+                if (((j - lo) & 4095) == 0 && j > err.first()) break;
+                at = j;
+                std::apply([&](auto &...r) { kt(start + j * step, r...); }, none);
+            }
+        } else {
+            Acc p0 = out, p1 = out, p2 = out, p3 = out;  // out holds the identities
+            int64_t j = lo;
+            for (; j + 3 < hi; j += 4) {
+                if (((j - lo) & 4092) == 0 && j > err.first()) break;
+                at = j;
+                std::apply([&](auto &...r) { kt(start + j * step, r...); }, p0);
+                at = j + 1;
+                std::apply([&](auto &...r) { kt(start + (j + 1) * step, r...); }, p1);
+                at = j + 2;
+                std::apply([&](auto &...r) { kt(start + (j + 2) * step, r...); }, p2);
+                at = j + 3;
+                std::apply([&](auto &...r) { kt(start + (j + 3) * step, r...); }, p3);
+            }
+            for (; j < hi && j <= err.first(); ++j) {
+                at = j;
+                std::apply([&](auto &...r) { kt(start + j * step, r...); }, p0);
+            }
+            combine(p0, p1);
+            combine(p0, p2);
+            combine(p0, p3);
+            out = p0;
         }
-        out = local;
     } catch (const Error &e) {
         record(err, at, e.code, e.message);
     } catch (...) {
@@ -203,7 +237,9 @@ inline void run_loop(const K &k, Prep &prep, int64_t start, int64_t stop, int64_
         // The static schedule: contiguous shares, the first n % team one longer.
         const int64_t q = n / team, r = n % team;
         const int64_t lo = t * q + (t < r ? t : r), hi = lo + q + (t < r ? 1 : 0);
-        run_chunk(k, prep, int(t), start, step, lo, hi, err, partial[t]);
+        run_chunk(k, prep, int(t), start, step, lo, hi, err, partial[t], [](Acc &into, const Acc &part) {
+            combine_tuple<R...>(into, part, std::index_sequence_for<R...>{});
+        });
     }
     prep.end();
     for (int t = 0; t < nt; ++t) combine_all<R...>(partial[t], reds...);
