@@ -3,13 +3,18 @@ Numba's parallel=True on the same kernels (benchmarks/parallel_kernels.py).
 
     python benchmarks/bench_parallel.py            # ~1 minute on 2 cores
     python benchmarks/bench_parallel.py --quick    # fewer repeats
+    python benchmarks/bench_parallel.py --no-boundscheck   # transpile without index checks, as Numba
 
 transpile is compiled at jit_level="O1" (-O3 -march=native) and the thread
 count is set per call with TRANSPILE_NUM_THREADS (read at every launch, so
 one compiled function serves both columns); Numba's with
-numba.set_num_threads.  Every result is checked against CPython's on the
-same inputs before anything is timed (a kernel whose result differs prints
-WRONG).  Times are medians of interleaved rounds.
+numba.set_num_threads.  Each implementation runs in its own process (two
+OpenMP runtimes in one process make each other's idle threads spin).
+Every result is checked against CPython's on small inputs and against the
+other implementation's on the timed ones before anything is timed (a kernel
+whose result differs prints WRONG).  Times are medians of interleaved
+rounds.  On a shared machine run it when it is otherwise idle: a busy core
+ruins every 2-thread figure (the script prints the load average).
 """
 from __future__ import annotations
 
@@ -73,7 +78,7 @@ def same(a, b) -> bool:
     return abs(a - b) <= 1e-9 * abs(b)
 
 
-def child(impl: str, quick: bool, refdir: str) -> dict:
+def child(impl: str, quick: bool, refdir: str, boundscheck: bool = True) -> dict:
     """Times one implementation in this process; returns {kernel: {threads: median s} or a reason}."""
     rounds = 3 if quick else 7
     if impl == "numba":
@@ -86,7 +91,7 @@ def child(impl: str, quick: bool, refdir: str) -> dict:
             numba.set_num_threads(n)
     else:
         def build(fn):
-            return jit(jit_level="O1")(fn)
+            return jit(jit_level="O1", boundscheck=boundscheck)(fn)
 
         def set_threads(n):
             os.environ["TRANSPILE_NUM_THREADS"] = str(n)
@@ -126,9 +131,11 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--child", choices=("transpile", "numba"))
     ap.add_argument("--refdir")
+    ap.add_argument("--no-boundscheck", action="store_true",
+                    help="compile transpile with boundscheck=False (Numba's default) instead of True (transpile's)")
     opts = ap.parse_args()
     if opts.child:
-        print(json.dumps(child(opts.child, opts.quick, opts.refdir)))
+        print(json.dumps(child(opts.child, opts.quick, opts.refdir, not opts.no_boundscheck)))
         return
     import subprocess
 
@@ -137,7 +144,8 @@ def main():
     # One process per implementation: two OpenMP runtimes (Numba's and
     # transpile's) in one process make each other's idle threads spin.
     for impl in ("transpile", "numba"):
-        cmd = [sys.executable, __file__, "--child", impl, "--refdir", refdir] + (["--quick"] if opts.quick else [])
+        cmd = [sys.executable, __file__, "--child", impl, "--refdir", refdir] + (["--quick"] if opts.quick else []) \
+            + (["--no-boundscheck"] if opts.no_boundscheck else [])
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             reason = (proc.stderr.strip().splitlines() or ["?"])[-1]
@@ -145,7 +153,8 @@ def main():
             results[impl] = {}
             continue
         results[impl] = json.loads(proc.stdout.strip().splitlines()[-1])
-    print(f"{os.cpu_count()} CPUs, load average before/after: {LOAD0} / {load()}; transpile jit_level=O1; "
+    print(f"{os.cpu_count()} CPUs, load average before/after: {LOAD0} / {load()}; transpile jit_level=O1, "
+          f"boundscheck={not opts.no_boundscheck}; "
           f"medians of {3 if opts.quick else 7} rounds\n")
     print(f"{'kernel':<16}{'kind':<25}{'tr 1 thr':>10}{'tr 2 thr':>10}{'speed-up':>10}"
           f"{'numba 1':>10}{'numba 2':>10}{'speed-up':>10}{'numba2/tr2':>12}")
