@@ -13,6 +13,7 @@
 // leave an OpenMP region.
 #pragma once
 #include <new>
+#include <pthread.h>
 #include <type_traits>
 #ifdef _OPENMP
 #include <omp.h>
@@ -24,7 +25,18 @@
 namespace tr {
 namespace par {
 
+// OpenMP's thread pool does not survive fork(): a child that starts a
+// parallel region on more than one thread hangs (libgomp).  So in a process
+// forked after this module was loaded, prange loops run on one thread.
+inline bool &forked() {
+    static bool f = false;
+    return f;
+}
+inline void note_fork() { forked() = true; }
+inline const bool fork_watch = (pthread_atfork(nullptr, nullptr, note_fork), true);
+
 inline int threads_for(int64_t n) {
+    if (forked()) return 1;
     int nt = 0;
     const char *env = getenv("TRANSPILE_NUM_THREADS");
     if (env && *env) {
