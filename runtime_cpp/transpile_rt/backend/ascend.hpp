@@ -26,6 +26,7 @@
 #include "acl/acl.h"
 #include "kernel_operator.h"
 #endif
+#include "staging.hpp"
 
 #if TR_DEVICE_PASS
 #define TR_KERNEL_LINE(n) ((void)0)
@@ -85,78 +86,15 @@ inline void to_host(void *host, const void *dev, int64_t nbytes) {
                           "aclrtMemcpy from the NPU");
 }
 
-#ifndef TR_MAX_STAGED
-#define TR_MAX_STAGED 64
-#endif
-
-struct Staging {
-    struct Span {
-        char *lo;
-        int64_t nbytes;
-        char *dev;
-        bool write;
-    };
-    Span spans[TR_MAX_STAGED];
-    int n = 0;
-
-    template <class X> void add(const X &, bool) {}
-    template <class T, int N, int L> void add(const Array<T, N, L> &a, bool write) {
-        int64_t lo = 0, hi = 0;
-        bool empty = false;
-        for (int k = 0; k < N; ++k) {
-            if (a.shape[k] == 0) empty = true;
-            int64_t ext = (a.shape[k] - 1) * a.stride(k);
-            if (ext < 0) lo += ext; else hi += ext;
-        }
-        if (empty) {  // nothing to copy; the device copy still has an element 0 (see wrap_index)
-            insert(reinterpret_cast<char *>(a.data), 0, write);
-            return;
-        }
-        insert(reinterpret_cast<char *>(a.data + lo), (hi - lo + 1) * int64_t(sizeof(T)), write);
-    }
-    void insert(char *lo, int64_t nbytes, bool write) {
-        for (int i = 0; i < n; ++i) {
-            Span &s = spans[i];
-            if (lo <= s.lo + s.nbytes && s.lo <= lo + nbytes) {
-                char *a = lo < s.lo ? lo : s.lo;
-                char *b = lo + nbytes > s.lo + s.nbytes ? lo + nbytes : s.lo + s.nbytes;
-                bool w = write || s.write;
-                spans[i] = spans[--n];
-                insert(a, int64_t(b - a), w);
-                return;
-            }
-        }
-        if (n == TR_MAX_STAGED) raise(TR_ERR_RUNTIME, "backend='ascend': a prange loop uses more than %d arrays", n);
-        spans[n++] = Span{lo, nbytes, nullptr, write};
-    }
-    void upload() {
-        runtime();
-        for (int i = 0; i < n; ++i) {
-            spans[i].dev = static_cast<char *>(device_alloc(spans[i].nbytes));
-            to_device(spans[i].dev, spans[i].lo, spans[i].nbytes);
-        }
-    }
-    template <class X> const X &view(const X &x) { return x; }
-    template <class T, int N, int L> DeviceArray<T, N, L> view(const Array<T, N, L> &a) {
-        DeviceArray<T, N, L> d;
-        char *p = reinterpret_cast<char *>(a.data);
-        for (int i = 0; i < n; ++i)
-            if (spans[i].lo <= p && p <= spans[i].lo + spans[i].nbytes) {
-                d.data = reinterpret_cast<T *>(spans[i].dev + (p - spans[i].lo));
-                break;
-            }
-        for (int k = 0; k < N; ++k) d.shape[k] = a.shape[k], d.strides[k] = a.stride(k);
-        return d;
-    }
-    void download() {
-        for (int i = 0; i < n; ++i)
-            if (spans[i].write) to_host(spans[i].lo, spans[i].dev, spans[i].nbytes);
-    }
-    ~Staging() {
-        for (int i = 0; i < n; ++i)
-            if (spans[i].dev) aclrtFree(spans[i].dev);
-    }
+struct AscendDevice {
+    static constexpr const char *name = "ascend";
+    static void ready() { runtime(); }
+    static char *alloc(int64_t nbytes) { return static_cast<char *>(device_alloc(nbytes)); }
+    static void release(char *p) { aclrtFree(p); }
+    static void to_device(char *dev, const char *host, int64_t nbytes) { tr::par::to_device(dev, host, nbytes); }
+    static void to_host(char *host, const char *dev, int64_t nbytes) { tr::par::to_host(host, dev, nbytes); }
 };
+using Staging = StagingFor<AscendDevice>;
 
 // Element updates shared between iterations are rejected for this backend
 // at translation; host code (loops run in order) updates directly.

@@ -13,6 +13,7 @@
 // RuntimeError at the first loop that needs one.
 #pragma once
 #include <cuda_runtime.h>
+#include "staging.hpp"
 
 #if defined(__CUDA_ARCH__)
 #define TR_KERNEL_LINE(n) ((void)0)
@@ -46,84 +47,23 @@ inline void require_device() {
     seen = true;
 }
 
-#ifndef TR_MAX_STAGED
-#define TR_MAX_STAGED 64
-#endif
-
-struct Staging {
-    struct Span {
-        char *lo;
-        int64_t nbytes;
-        char *dev;
-        bool write;
-    };
-    Span spans[TR_MAX_STAGED];
-    int n = 0;
-
-    template <class X> void add(const X &, bool) {}  // scalars travel in the kernel's arguments
-    template <class T, int N, int L> void add(const Array<T, N, L> &a, bool write) {
-        int64_t lo = 0, hi = 0;
-        bool empty = false;
-        for (int k = 0; k < N; ++k) {
-            if (a.shape[k] == 0) empty = true;
-            int64_t ext = (a.shape[k] - 1) * a.stride(k);
-            if (ext < 0) lo += ext; else hi += ext;
-        }
-        if (empty) {  // nothing to copy; the device copy still has an element 0 (see wrap_index)
-            insert(reinterpret_cast<char *>(a.data), 0, write);
-            return;
-        }
-        insert(reinterpret_cast<char *>(a.data + lo), (hi - lo + 1) * int64_t(sizeof(T)), write);
+struct CudaDevice {
+    static constexpr const char *name = "cuda";
+    static void ready() { require_device(); }
+    static char *alloc(int64_t nbytes) {
+        void *p = nullptr;
+        check(cudaMalloc(&p, size_t(nbytes)), "cudaMalloc");
+        return static_cast<char *>(p);
     }
-    void insert(char *lo, int64_t nbytes, bool write) {
-        for (int i = 0; i < n; ++i) {  // overlapping views share one device copy
-            Span &s = spans[i];
-            if (lo <= s.lo + s.nbytes && s.lo <= lo + nbytes) {
-                char *a = lo < s.lo ? lo : s.lo;
-                char *b = lo + nbytes > s.lo + s.nbytes ? lo + nbytes : s.lo + s.nbytes;
-                Span merged = {a, int64_t(b - a), nullptr, bool(write || s.write)};
-                spans[i] = spans[--n];
-                insert(merged.lo, merged.nbytes, merged.write);
-                return;
-            }
-        }
-        if (n == TR_MAX_STAGED) raise(TR_ERR_RUNTIME, "backend='cuda': a prange loop uses more than %d arrays", n);
-        spans[n++] = Span{lo, nbytes, nullptr, write};
+    static void release(char *p) { cudaFree(p); }
+    static void to_device(char *dev, const char *host, int64_t nbytes) {
+        check(cudaMemcpy(dev, host, size_t(nbytes), cudaMemcpyHostToDevice), "cudaMemcpy to the GPU");
     }
-    void upload() {
-        require_device();
-        for (int i = 0; i < n; ++i) {
-            void *p = nullptr;
-            check(cudaMalloc(&p, size_t(spans[i].nbytes > 64 ? spans[i].nbytes : 64)), "cudaMalloc");
-            spans[i].dev = static_cast<char *>(p);
-            if (spans[i].nbytes)
-                check(cudaMemcpy(p, spans[i].lo, size_t(spans[i].nbytes), cudaMemcpyHostToDevice),
-                      "cudaMemcpy to the GPU");
-        }
-    }
-    template <class X> const X &view(const X &x) { return x; }
-    template <class T, int N, int L> DeviceArray<T, N, L> view(const Array<T, N, L> &a) {
-        DeviceArray<T, N, L> d;
-        char *p = reinterpret_cast<char *>(a.data);
-        for (int i = 0; i < n; ++i)
-            if (spans[i].lo <= p && p <= spans[i].lo + spans[i].nbytes) {
-                d.data = reinterpret_cast<T *>(spans[i].dev + (p - spans[i].lo));
-                break;
-            }
-        for (int k = 0; k < N; ++k) d.shape[k] = a.shape[k], d.strides[k] = a.stride(k);
-        return d;
-    }
-    void download() {
-        for (int i = 0; i < n; ++i)
-            if (spans[i].write && spans[i].nbytes)
-                check(cudaMemcpy(spans[i].lo, spans[i].dev, size_t(spans[i].nbytes), cudaMemcpyDeviceToHost),
-                      "cudaMemcpy from the GPU");
-    }
-    ~Staging() {
-        for (int i = 0; i < n; ++i)
-            if (spans[i].dev) cudaFree(spans[i].dev);
+    static void to_host(char *host, const char *dev, int64_t nbytes) {
+        check(cudaMemcpy(host, dev, size_t(nbytes), cudaMemcpyDeviceToHost), "cudaMemcpy from the GPU");
     }
 };
+using Staging = StagingFor<CudaDevice>;
 
 // Bits of a value as an unsigned word of its size.
 template <int S> struct word_of;
