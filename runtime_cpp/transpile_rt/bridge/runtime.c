@@ -51,6 +51,8 @@ typedef struct {
     Node *args; /* prefix order, one tree per positional argument */
     int nargs;
     Node *res;
+    int res_nodes;  /* size of the result tree, and how many of its leaves are arrays: */
+    int res_arrays; /* computed once in add_overload, not on every call */
     tr_entry_fn fn;
 } Overload;
 
@@ -538,14 +540,10 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
         if (!ok) continue;
         for (int i = 0; i < si; ++i) argp[i] = &slots[i];
 
-        int res_nodes = tree_size(ov->res);
-        int nres = count_leaves(ov->res, res_nodes);
+        const int res_nodes = ov->res_nodes, narr = ov->res_arrays;
         Slot rslots[MAX_LEAVES];
         tr_array_out aouts_local[2];
         tr_array_out *aouts = aouts_local;
-        int narr = 0;
-        for (int i = 0; i < res_nodes; ++i)
-            if (ov->res[i].kind == K_ARRAY) ++narr;
         if (narr > 2) {
             aouts = PyMem_Calloc(narr, sizeof(tr_array_out));
             if (!aouts) return PyErr_NoMemory();
@@ -564,7 +562,6 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
                 ++ri;
             }
         }
-        (void)nres;
         tr_error err;
         err.code = 0;
         err.line = 0;
@@ -736,6 +733,10 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     ov->args = a;
     ov->nargs = nargs;
     ov->res = r;
+    ov->res_nodes = tree_size(r);
+    ov->res_arrays = 0;
+    for (int i = 0; i < ov->res_nodes; ++i)
+        if (r[i].kind == K_ARRAY) ++ov->res_arrays;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
     Py_RETURN_NONE;
 }
