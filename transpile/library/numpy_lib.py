@@ -248,6 +248,35 @@ register(np.arange, Entry("numpy.arange", _arange_infer, _arange_lower, (H_CREAT
 register(np.linspace, Entry("numpy.linspace", _linspace_infer, _linspace_lower, (H_CREATE,)))
 
 
+def _eye_infer(site):
+    """np.eye(N, M=None, k=0, dtype=float) and np.identity(n, dtype=float)."""
+    names = ("N", "M", "k") if site.name.endswith("eye") else ("n",)
+    site.check_arity(0 if names[0] in site.kwargs else 1, len(names) + 1, names + ("dtype",))
+    for i, kw in enumerate(names):
+        t = site.arg_type(i, kw)
+        if t is None or (kw == "M" and t == T.NONE):
+            continue
+        if not (isinstance(t, T.Scalar) and t.kind in "iu"):
+            raise site.error(f"{site.name}() {kw} must be an int in compiled code, not {t}")
+    return T.Array(dtype_arg(site, len(names), "float64"), 2, "C"), names
+
+
+def _eye_lower(ls):
+    elem = ls.lower.elem(ls.result.dtype)
+    codes = []
+    for i, kw in enumerate(ls.site_info):
+        arg, t = (ls.args[i], ls.arg_types[i]) if i < len(ls.args) else (ls.kwargs.get(kw), ls.kw_types.get(kw))
+        if arg is None or t == T.NONE:
+            codes.append("0" if kw == "k" else "-1")  # M = -1: M = N
+        else:
+            codes.append(f"int64_t({arg.code})")
+    return CExpr(f"tr::np::eye<{elem}>({', '.join(codes)})")
+
+
+register(np.eye, Entry("numpy.eye", _eye_infer, _eye_lower, (H_CREATE,)))
+register(np.identity, Entry("numpy.identity", _eye_infer, _eye_lower, (H_CREATE,)))
+
+
 # ---- reductions --------------------------------------------------------------
 
 def _reduce_dtype(fn, dtype: str) -> str:

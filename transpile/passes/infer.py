@@ -108,6 +108,16 @@ def _assigned_names(body, out: set, fn=None) -> set:
     return out
 
 
+def _may_return_value(body) -> bool:
+    """Whether a `return <value>` may run (statements that fall back count as may)."""
+    for stmt in body:
+        if isinstance(stmt, h.Unsupported) or (isinstance(stmt, h.Return) and stmt.value is not None):
+            return True
+        if any(_may_return_value(getattr(stmt, sub, ())) for sub in ("body", "orelse")):
+            return True
+    return False
+
+
 def _target_names(t, out: set) -> None:
     if isinstance(t, h.Name):
         out.add(t.id)
@@ -183,6 +193,10 @@ class FunctionTyper:
         self.tf.params = tuple(p.name for p in params)
         for p, t in zip(params, self.tf.arg_types):
             self.tf.var_types[p.name] = t
+        if not _may_return_value(self.fn.body):
+            # Known before typing, so a recursive call of a function that
+            # returns nothing has a type (None) while it is being typed.
+            self.tf.return_type = T.NONE
         for _ in range(MAX_PASSES):
             self.changed = False
             self.unknown = []
@@ -396,7 +410,13 @@ class FunctionTyper:
                 self.tf.return_type = new
                 self.changed = True
         for name in sorted(info.writes):
-            self.set_var(s, name, info.declared or T.ANY)
+            try:
+                self.set_var(s, name, info.declared or T.ANY)
+            except TypingError as exc:
+                if self.fullgraph:
+                    raise
+                # e.g. a variable that is None in compiled code and a Python object here
+                raise FunctionNotCompilable(exc.message, exc.loc, "the whole function runs in CPython") from None
         self.tf.fallbacks[s] = info
 
     def typing_name(self, name: str):
