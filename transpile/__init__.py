@@ -10,6 +10,7 @@ Importing transpile is cheap: libcst, Jinja2 and the compiler are touched
 only when something has to be compiled.
 """
 from .decorators import jit
+from .classes import jit_class
 from .parallel import prange
 from .diagnostics import (
     AnnotationError,
@@ -21,7 +22,7 @@ from .diagnostics import (
 )
 
 __version__ = "0.1.0"
-__all__ = ["jit", "prange", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
+__all__ = ["jit", "jit_class", "prange", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
            "errors", "install_import_hook", "__version__"]
 
 

@@ -34,15 +34,18 @@ COMPILE_COUNT = 0
 
 
 class JitFunction:
-    def __init__(self, py_func, options: Options):
+    def __init__(self, py_func, options: Options, construct=None):
         self.py_func = py_func
         self.options = options
+        self.construct = construct  # a @jit_class's ClassInfo: py_func is its __init__, calls construct
         self._lock = threading.RLock()
         self._specializations: list[dict] = []
         self._source_hash = None
         self._python_mode: dict = {}  # argument types -> why the whole function runs in CPython
         self._warned: set = set()
         self._signature = inspect.signature(py_func)
+        if construct is not None:  # the constructor's arguments are __init__'s after self
+            self._signature = self._signature.replace(parameters=list(self._signature.parameters.values())[1:])
         params = list(self._signature.parameters.values())
         defaults = tuple(p.default for p in params if p.default is not inspect.Parameter.empty)
         self.dispatcher = _runtime.Dispatcher(self)
@@ -51,6 +54,8 @@ class JitFunction:
     # ---- public ---------------------------------------------------------------
 
     def __repr__(self) -> str:
+        if self.construct is not None:
+            return f"<transpile.jit_class constructor of {self.construct.module}.{self.construct.qualname}>"
         return f"<transpile.jit {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
     @property
@@ -177,7 +182,17 @@ class JitFunction:
 
                 spec["region_callables"] = build_regions(spec["regions"], self.py_func)
                 init_regions(library, spec["region_callables"])
-            self.dispatcher.add_overload(tuple(spec["arg_desc"]), tuple(spec["result_desc"]), address)
+            else:  # @jit_class instances, dicts/sets returned to Python: the host table
+                init_regions(library, ())  # (a no-op for modules that do not export tr_module_init)
+            for layout in spec.get("layouts", ()):  # instances fallback code may receive
+                from .classes import layout_key
+
+                layout_key(T.deserialize(layout))
+            # descriptors name layouts by their number in this process: made afresh
+            arg_desc = tuple(x for t in arg_types for x in T.to_descriptor(t))
+            result = spec.get("result_type_ser")
+            result_desc = T.to_descriptor(T.deserialize(result)) if result else tuple(spec["result_desc"])
+            self.dispatcher.add_overload(arg_desc, tuple(result_desc), address)
             self._specializations.append(spec)
             return spec
 
@@ -192,7 +207,8 @@ class JitFunction:
         compiler = find_compiler(required=False)
         return cache.make_key([
             _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
-            self._source_hash, [str(t) for t in arg_types], [T.to_descriptor(t) for t in arg_types],
+            self._source_hash, [T.cache_text(t) for t in arg_types], [T.serialize(t) for t in arg_types],
+            self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None, flags(self.options),
             backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
             sys.implementation.cache_tag, numpy.__version__,
@@ -222,7 +238,7 @@ class JitFunction:
         global COMPILE_COUNT
         COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
-        tr = translate(self.py_func, arg_types, self.options, sym)
+        tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
         staging = cache.staging_dir(key, root)
         try:
             src = staging / cache.SOURCE
@@ -233,9 +249,12 @@ class JitFunction:
                 "source_file": inspect.getsourcefile(self.py_func),
                 "symbol": sym,
                 "arg_types": [str(t) for t in arg_types],
-                "return_type": str(tr.entry.return_type),
-                "arg_desc": [x for t in arg_types for x in T.to_descriptor(t)],
-                "result_desc": list(T.to_descriptor(tr.entry.return_type)),
+                "return_type": str(tr.return_type),
+                "arg_desc": _flat_descriptor(arg_types),
+                "result_desc": _flat_descriptor([tr.return_type]),
+                "result_type_ser": T.serialize(tr.return_type),
+                "layouts": [T.serialize(t) for t in tr.layouts],
+                "uses_objects": bool(tr.layouts),
                 "options": self.options.key(),
                 "deps": _dependencies(tr.program, self.py_func),
                 "regions": tr.regions,
@@ -247,6 +266,15 @@ class JitFunction:
 
             shutil.rmtree(staging, ignore_errors=True)
             raise
+
+
+def _flat_descriptor(types):
+    """Descriptors for the cache's metadata (read by `transpile show` and the
+    import hook); None where a @jit_class layout's number would be needed,
+    which only the running process knows."""
+    if any(T.mentions_instance(t) for t in types):
+        return None
+    return [x for t in types for x in T.to_descriptor(t)]
 
 
 _PRIVATE_ROOT = None
@@ -291,11 +319,14 @@ def _dependencies(program, root_func) -> dict:
 
 
 def _resolve(module: str, qualname: str):
+    from .classes import info_of
+
     obj = sys.modules.get(module)
     for part in qualname.split("."):
         if obj is None:
             return None
-        obj = getattr(obj, part, None)
+        info = info_of(obj)  # a @jit_class keeps its __init__ out of the class: constructors call it
+        obj = info.members[part][1] if info is not None and part in info.members else getattr(obj, part, None)
     return obj
 
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 3
+#define TR_ABI_VERSION 4
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -32,7 +32,8 @@ enum tr_errcode {
     TR_ERR_RUNTIME = 8,
     TR_ERR_NOTIMPL = 9,
     TR_ERR_PYTHON = 10, /* a Python exception is set (fallback code raised): re-raised unchanged */
-    TR_ERR_AXIS = 11    /* numpy.exceptions.AxisError (a ValueError and an IndexError) */
+    TR_ERR_AXIS = 11,   /* numpy.exceptions.AxisError (a ValueError and an IndexError) */
+    TR_ERR_KEY = 12     /* KeyError; the message is the key's repr (the bridge raises KeyError(key)) */
 };
 
 typedef struct tr_error {
@@ -68,10 +69,32 @@ typedef struct tr_array_out {
     void *owner;
 } tr_array_out;
 
+/* A @jit_class instance: the header of every object compiled code makes
+ * (the fields follow it).  Counted references are held by compiled code and
+ * by the Python object that shows it (`box`, borrowed back, so one object
+ * keeps one Python identity); `release` runs the destructor of the module
+ * that made it; `layout` names the field layout (class and field types). */
+typedef struct tr_object {
+    int64_t refcount;
+    void (*release)(struct tr_object *);
+    void *box;
+    const char *layout;
+} tr_object;
+
 /* Slots: args[i] and results[i] point at one leaf each (tuples are
- * flattened in order, None takes no slot).  Scalars are stored as their C
+ * flattened in order, None takes no slot; an instance is a tr_object *,
+ * borrowed in arguments, one reference handed over in results).  Scalars are stored as their C
  * type (bool as uint8_t, complex as two doubles or floats). */
 typedef int (*tr_entry_fn)(void *const *args, void *const *results, tr_error *err);
+
+/* A str argument (UTF-8 text borrowed from the str object for the call;
+ * buffer NULL) or result (`buffer`, when set, holds the text: one reference
+ * is handed to the bridge). */
+typedef struct tr_str {
+    const char *data;
+    int64_t len;
+    tr_buffer *buffer;
+} tr_str;
 
 /* ---- JIT Fallback: values crossing between compiled code and Python ---- */
 
@@ -84,7 +107,10 @@ enum tr_value_kind {
     TR_V_PYCOMPLEX = 4,
     TR_V_NPSCALAR = 5,
     TR_V_ARRAY = 6,
-    TR_V_OBJECT = 8
+    TR_V_OBJECT = 8,
+    TR_V_INSTANCE = 10 /* object: a tr_object * (inputs: a reference handed over; outputs: the bridge
+                          reads the expected layout key from `object` and replaces it) */,
+    TR_V_STR = 13 /* a str: UTF-8 text in array.data, length in s.i (outputs: `object` holds the str) */
 };
 
 /* One value passed to or returned from a fallback region.  For inputs the
@@ -121,7 +147,31 @@ typedef struct tr_host {
     /* float(object); `where` ("file.py:12") names the line in the error. */
     int (*to_float64)(void *object, double *out, const char *where, tr_error *err);
     int (*truthy)(void *object, int *out, tr_error *err);
+    /* Lists and tuples (compiled lists, descriptor kind 9).  seq_item returns
+     * a borrowed reference; unbox converts an object to the value `v`
+     * expects (TR_OK, or TR_ERR_PYTHON with an exception set); box and
+     * make_seq return new references (NULL with an exception set); make_seq
+     * steals `items` (is_list 0: a tuple); list_assign does list[:] = items. */
+    int64_t (*seq_size)(void *seq);
+    void *(*seq_item)(void *seq, int64_t i);
+    int (*unbox)(void *object, tr_value *v);
+    void *(*box)(tr_value *v);
+    void *(*make_seq)(int32_t is_list, int64_t n, void **items);
+    int (*list_assign)(void *list, void *items);
+    /* A new Python object made of `n` boxed items (as fallback inputs are
+     * boxed: arrays' buffer references are handed over, objects borrowed):
+     * kind 0 a tuple, 2 a dict (items key, value, key, value, ...), 3 a set,
+     * 4 the one item itself.  A new reference, or NULL with an exception set. */
+    void *(*make_container)(int32_t kind, int64_t n, tr_value *items);
 } tr_host;
+
+/* The slot of a list argument or result (descriptor kind 9): the Python
+ * list (borrowed for an argument; for a result compiled code stores a new
+ * reference) and the host table that converts it. */
+typedef struct tr_list_slot {
+    void *object;
+    const tr_host *host;
+} tr_list_slot;
 
 /* Modules that contain fallback regions export
  *   void tr_module_init(const tr_host *host, void *regions)

@@ -4,12 +4,16 @@ Every Python statement becomes a block of C++ under a comment naming its
 file, line and source, so `transpile show` reads side by side."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from ..hir import nodes as h
 from ..hir import types as T
 from ..passes.infer import Program, TypedFunction
 from .lower_expr import ExprLowerer
+from .lower_lists import ListLowering, conv
+from .lower_dicts import DictLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import local_name, symbol
 from .types import ctype, literal
@@ -58,21 +62,38 @@ class ModuleLowerer:
         self.constants.append(CxxConstant(decl))
         return name
 
-    def lower(self, entry: TypedFunction, entry_symbol: str) -> CxxModule:
+    def lower(self, entry: TypedFunction, entry_symbol: str, construct=None) -> CxxModule:
+        from . import lower_classes
+
         if any(tf.fallbacks for tf in self.program.order):
             self.include("transpile_rt/fallback.hpp")
+        self.layouts = lower_classes.program_layouts(self.program, [construct] if construct else [])
+        if self.layouts:
+            self.include(lower_classes.OBJECT_HEADER)
         functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
         defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
                    f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
         title = f"{entry.hir.qualname}({', '.join(str(t) for t in entry.arg_types)}) -> {entry.return_type}"
         mod = CxxModule(title, defines, self.includes, self.constants, functions, [])
+        mod.types = [lower_classes.struct_decl(t) for t in self.layouts]
+        if construct is not None:  # the entry makes the instance, then runs __init__ on it
+            params = [f"{ctype(t)} {local_name(n)}" for n, t in zip(entry.params[1:], entry.arg_types[1:])]
+            code = lower_classes.construct_code(self, construct, entry.cxx_name,
+                                                [local_name(n) for n in entry.params[1:]])
+            maker = f"construct_{symbol(construct.cls.name)}"
+            functions.append(CxxFunction(maker, ctype(construct), params, [], [Line(1, f"return {code};")],
+                                         f"{construct.cls.name}(...) -> {construct}"))
+            entry = TypedFunction(entry.hir, entry.pyfunc, entry.arg_types[1:], maker, return_type=construct,
+                                  params=entry.params[1:])
         mod.entries.append(self.entry(entry, entry_symbol))
         mod.kernels = self.kernels
         if self.kernels or self.options.backend != "cpu":
             from .lower_parallel import backend_note
 
             defines.insert(0, backend_note(self.options.backend))
-        if self.regions:
+        if self.regions and any(h in self.includes for h in ("transpile_rt/str.hpp", "transpile_rt/dict.hpp")):
+            self.include("transpile_rt/topy.hpp")  # strs/dicts boxed for fallback code
+        if self.regions or self.layouts or getattr(self, "needs_host", False):
             mod.footer.append("// Receives the bridge's services and this module's fallback regions.\n"
                               "TR_FALLBACK_MODULE_INIT")
         return mod
@@ -85,14 +106,32 @@ class ModuleLowerer:
             var = f"a_{symbol(name)}"
             unpack.append(f"{ctype(t)} {var} = {code};")
             call_args.append(var)
+            if T.has_list(t):  # written back into the caller's Python lists, also when the call raises
+                self.include("transpile_rt/list.hpp")
+                unpack.append(f"auto tr_sync_{var} = tr::on_exit([&] {{ {conv(t)}::sync({var}); }});")
+        if T.has_list(tf.return_type):
+            self.include("transpile_rt/list.hpp")
         stores = []
         _store(tf.return_type, "r", [0], stores)
+        from .lower_dicts import H_TOPY, has
+
+        if has(tf.return_type, (T.Dict, T.Set)):
+            self.include(H_TOPY)
+            self.needs_host = True
         return CxxEntry(sym, tf.cxx_name, unpack, call_args, stores)
 
 
 def _unpack(t: T.Type, slot: int):
+    if isinstance(t, T.Instance):
+        from .lower_classes import struct_name
+
+        return f"tr::object_arg<{struct_name(t)}>(args[{slot}])", slot + 1
     if isinstance(t, T.Scalar):
         return f"tr::scalar_arg<{ctype(t)}>(args[{slot}])", slot + 1
+    if t == T.STR:
+        return f"tr::str_arg(args[{slot}])", slot + 1
+    if isinstance(t, T.List):
+        return f"tr::cv::from_arg<{conv(t)}>(args[{slot}])", slot + 1
     if isinstance(t, T.Array):
         layout = "tr::C" if t.layout == "C" else "tr::A"
         return f"tr::from_arg<{ctype(t.scalar)}, {t.ndim}, {layout}>(args[{slot}])", slot + 1
@@ -109,12 +148,20 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
     if isinstance(t, T.Tuple):
         for i, item in enumerate(t.items):
             _store(item, f"std::get<{i}>({expr})", counter, out)
+    elif isinstance(t, T.List):
+        out.append(f"tr::cv::to_result<{conv(t)}>(results[{counter[0]}], {expr});")
+        counter[0] += 1
+    elif isinstance(t, (T.Dict, T.Set)):  # a new Python dict/set, built through the host table
+        from .lower_dicts import to_py
+
+        out.append(f"tr::to_result(results[{counter[0]}], {to_py(t, expr)});")
+        counter[0] += 1
     elif t != T.NONE:
         out.append(f"tr::to_result(results[{counter[0]}], {expr});")
         counter[0] += 1
 
 
-class FunctionLowerer(ExprLowerer):
+class FunctionLowerer(DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program
@@ -185,9 +232,15 @@ class FunctionLowerer(ExprLowerer):
 
     def lower(self) -> CxxFunction:
         tf = self.tf
-        params = [f"{ctype(t)} {self.var(n)}" for n, t in zip(tf.params, tf.arg_types)]
+        from ..passes.infer import _assigned_names
+
+        assigned = _assigned_names(self.fn.body, set(), self.fn)
+        # instances are passed by reference: no counting on each method call
+        params = [f"const {ctype(t)} &{self.var(n)}" if isinstance(t, T.Instance) and n not in assigned
+                  else f"{ctype(t)} {self.var(n)}" for n, t in zip(tf.params, tf.arg_types)]
         locals_ = [f"{ctype(t)} {self.var(n)}{{}};" for n, t in sorted(tf.var_types.items())
                    if n not in tf.params]
+        self.dict_headers()
         self.block(self.fn.body)
         if tf.return_type == T.NONE:
             self.emit("return tr::none_t{};")
@@ -242,6 +295,9 @@ class FunctionLowerer(ExprLowerer):
         for n in ins:
             t = var_types[n]
             weak = ", true" if isinstance(t, T.Scalar) and t.weak else ""
+            if isinstance(t, (T.Dict, T.Set)):  # fallback code reads a copy (a new Python dict/set)
+                boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
+                continue
             boxes.append(f"tr::box({self.var(n)}{weak})")
         targets = [self.var(n) for n in outs]
         ret = None
@@ -315,6 +371,8 @@ class FunctionLowerer(ExprLowerer):
     def assign_target(self, target, value: CExpr, vt):
         if isinstance(target, h.Name):
             self.assign_name(target.id, value, vt)
+        elif isinstance(target, h.Attribute):
+            self.emit(f"{self.field_ref(target)} = tr::kept({self.convert(value, vt, self.type_of(target))});")
         elif isinstance(target, h.TupleExpr):
             src = self.hoist(value.code)
             for i, (sub, it) in enumerate(zip(target.elts, vt.items)):
@@ -324,6 +382,10 @@ class FunctionLowerer(ExprLowerer):
 
     def store_subscript(self, target: h.Subscript, value: CExpr, vt):
         info = self.tf.subscripts[target]
+        if info.kind == "dict":
+            return self.dict_store(target, value, vt)
+        if info.kind.startswith("list_"):
+            return self.list_store(target, value, vt, info)
         if info.readonly_write:
             self.emit("tr::readonly_error();")
             return
@@ -343,20 +405,26 @@ class FunctionLowerer(ExprLowerer):
 
     def s_AugAssign(self, s: h.AugAssign):
         ops = self.tf.ops[s]
+        if self.is_dict_augassign(s):
+            return self.dict_augassign(s)
+        if isinstance(ops, tuple) and ops and ops[0] == "list":
+            return self.list_augassign(s)
         target = s.target
         tt = self.type_of(target)
         vt = self.type_of(s.value)
         value = self.expr(s.value)
-        if isinstance(target, h.Name):
-            name = self.var(target.id)
+        if isinstance(target, (h.Name, h.Attribute)):
+            name = self.var(target.id) if isinstance(target, h.Name) else self.field_ref(target)
             if isinstance(tt, T.Array):
                 expr = self.binop(s.op, ops, CExpr(name), tt, value, vt)
                 self.emit(f"tr::assign({name}, {expr.code});")
             else:
                 expr = self.binop(s.op, ops, CExpr(name), tt, value, vt)
-                self.emit(f"{name} = {self.convert(expr, ops.result, self.tf.var_types[target.id])};")
+                self.emit(f"{name} = {self.convert(expr, ops.result, tt)};")
             return
         info = self.tf.subscripts[target]
+        if info.kind.startswith("list_"):
+            return self.list_aug_item(s, info)
         if info.readonly_write:
             self.emit("tr::readonly_error();")
             return
@@ -403,6 +471,13 @@ class FunctionLowerer(ExprLowerer):
         text = msg.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("%", "%%")
         self.emit(f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "{text}");' if text else
                   f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "%s", "");')
+
+    def s_Raise(self, s: h.Raise):
+        from ..passes.infer import RAISE_CODES
+
+        exc = s.exc
+        msg = exc.args[0].value if isinstance(exc, h.Call) and exc.args else ""
+        self.emit(f'tr::raise({RAISE_CODES[self.tf.consts[s]]}, "%s", {json.dumps(msg)});')
 
     def condition(self, node) -> str:
         code = self.expr(node).code
@@ -547,6 +622,10 @@ class FunctionLowerer(ExprLowerer):
         return CExpr(acc)
 
     def program_elem_type(self, it):
+        if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools)):
+            return self.dict_elem_type(it)
+        if isinstance(it, T.List):
+            return it.elem
         if isinstance(it, T.Range):
             return T.INT
         if isinstance(it, T.Array):
@@ -560,6 +639,8 @@ class FunctionLowerer(ExprLowerer):
 
     def iteration(self, node, it):
         """(loop header, element code or list of codes for enumerate/zip)."""
+        if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools)):
+            return self.dict_iteration(node, it)
         counter = self.tmp("i")
         length, elem = self.iterable(node, it, counter)
         if isinstance(it, T.Range):
@@ -568,6 +649,8 @@ class FunctionLowerer(ExprLowerer):
 
     def iterable(self, node, it, counter):
         """For a range: (full for-header, element); otherwise (length code, element code(s))."""
+        if isinstance(it, T.List):
+            return self.list_iterable(node, it, counter)
         if isinstance(it, T.Range):
             args = [f"int64_t({self.expr(a).code})" for a in node.args]
             start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
@@ -657,8 +740,9 @@ def _short(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def lower_program(program: Program, entry: TypedFunction, options, entry_symbol: str):
-    """The render model, plus the fallback regions and report for the cache entry."""
+def lower_program(program: Program, entry: TypedFunction, options, entry_symbol: str, construct=None):
+    """The render model, plus the fallback regions, the report and the
+    @jit_class layouts used, for the cache entry."""
     lowerer = ModuleLowerer(program, options)
-    module = lowerer.lower(entry, entry_symbol)
-    return module, lowerer.regions, lowerer.fallback_report
+    module = lowerer.lower(entry, entry_symbol, construct)
+    return module, lowerer.regions, lowerer.fallback_report, lowerer.layouts

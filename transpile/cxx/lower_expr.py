@@ -60,6 +60,8 @@ class ExprLowerer:
     # ---- operators ---------------------------------------------------------
 
     def x_BinOp(self, node: h.BinOp) -> CExpr:
+        if self.tf.calls.get(node, ("",))[0] == "jit":  # an operator method of a @jit_class
+            return self.call_jit(node, self.tf.calls[node][1], self.tf.calls[node][2])
         if node.op == "@":
             return self.call_lib(node, [node.left, node.right], {})
         ops = self.tf.ops[node]
@@ -133,6 +135,8 @@ class ExprLowerer:
         return CExpr(f"tr::op::invert::apply({xc})")
 
     def x_Compare(self, node: h.Compare) -> CExpr:
+        if self.tf.calls.get(node, ("",))[0] == "jit":  # a comparison method of a @jit_class
+            return self.call_jit(node, self.tf.calls[node][1], self.tf.calls[node][2])
         ops = self.tf.ops[node]
         operands = [node.left] + list(node.comparators)
         codes = [self.expr(o) for o in operands]
@@ -190,9 +194,19 @@ class ExprLowerer:
     def x_Attribute(self, node: h.Attribute) -> CExpr:
         if node in self.tf.consts:
             return self.constant(self.tf.consts[node], self.type_of(node))
+        if node in self.tf.calls:  # a property of a @jit_class
+            return self.call_jit(node, self.tf.calls[node][1], self.tf.calls[node][2])
         base_t = self.type_of(node.value)
+        if isinstance(base_t, T.Instance):
+            return CExpr(self.field_ref(node))
         rule = lookup_attr(base_t, node.attr)
         return rule.lower(self, self.expr(node.value), base_t, self.type_of(node))
+
+    def field_ref(self, node: h.Attribute) -> str:
+        """The C++ lvalue of field node.attr of a @jit_class instance."""
+        from .lower_classes import field_name
+
+        return f"{self.expr(node.value).code}->{field_name(node.attr)}"
 
     def int_code(self, node) -> str:
         """An integer expression as int64_t (no cast when it already is one)."""
@@ -264,10 +278,16 @@ class ExprLowerer:
     def call_jit(self, node, key, sources) -> CExpr:
         callee = self.program.functions[key]
         pyfunc, arg_types = key
-        kw = {k.name: k.value for k in node.keywords}
+        kw = {k.name: k.value for k in getattr(node, "keywords", ())}
         args = []
+        new = None
         for (kind, where), t in zip(sources, arg_types):
-            if kind == "pos":
+            if kind == "new":  # the instance being constructed: __init__ runs on it
+                new = where
+                continue
+            if kind == "expr":  # a method's receiver or an operator's operand
+                args.append(self.convert(self.expr(where), self.type_of(where), t))
+            elif kind == "pos":
                 args.append(self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t))
             elif kind == "kw":
                 args.append(self.convert(self.expr(kw[where]), self.type_of(kw[where]), t))
@@ -278,8 +298,13 @@ class ExprLowerer:
         # Python evaluates arguments left to right (keywords in source order);
         # C++ leaves the order unspecified, so several non-trivial arguments are
         # evaluated into temporaries first, in Python's order.
-        source_order = {("pos", i): i for i in range(len(node.args))}
-        source_order.update({("kw", k.name): len(node.args) + i for i, k in enumerate(node.keywords)})
+        if new is not None:
+            from .lower_classes import construct_code
+
+            return CExpr(construct_code(self, new, callee.cxx_name, args))
+        positional = getattr(node, "args", ())
+        source_order = {("pos", i): i for i in range(len(positional))}
+        source_order.update({("kw", name): len(positional) + i for i, name in enumerate(kw)})
         pending = [(source_order[src], n) for n, (src, code) in enumerate(zip(sources, args))
                    if src in source_order and not _simple_code(code)]
         if len(pending) > 1:

@@ -53,3 +53,4 @@ class CxxModule:
     entries: list = field(default_factory=list)
     footer: list = field(default_factory=list)  # lines after the entries (e.g. the fallback module init)
     kernels: list = field(default_factory=list)  # prange loop bodies (C++ struct definitions)
+    types: list = field(default_factory=list)  # @jit_class layouts (C++ struct definitions), before all functions

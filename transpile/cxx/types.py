@@ -24,6 +24,20 @@ def ctype(t: T.Type) -> str:
         return f"tr::Array<{SCALAR_CTYPES[t.dtype]}, {t.ndim}, {layout}>"
     if isinstance(t, T.Tuple):
         return f"std::tuple<{', '.join(ctype(i) for i in t.items)}>"
+    if isinstance(t, T.List):
+        return f"tr::List<{ctype(T.INT if t.elem is None else t.elem)}>"
+    if isinstance(t, T.Instance):
+        from .lower_classes import struct_name
+
+        return f"tr::Ref<{struct_name(t)}>"
+    if t == T.STR:
+        return "tr::Str"
+    if isinstance(t, T.Dict):
+        return f"tr::Dict<{ctype(t.key)}, {ctype(t.value)}>"
+    if isinstance(t, T.Set):
+        return f"tr::Set<{ctype(t.elt)}>"
+    if t == T.UNKNOWN:
+        return "tr::none_t"
     if t == T.NONE:
         return "tr::none_t"
     if t == T.ANY:

@@ -144,6 +144,8 @@ class _Converter:
             return [h.Continue(loc)]
         if isinstance(s, cst.Assert):
             return [h.Assert(loc, self.expr(s.test), self.expr(s.msg) if s.msg is not None else None)]
+        if isinstance(s, cst.Raise) and s.exc is not None and s.cause is None:
+            return [h.Raise(loc, self.expr(s.exc))]
         self.unsupported(s)
         return []
 
@@ -213,6 +215,102 @@ class _Converter:
         elt = self.expr(e.elt)
         self.renames = saved
         return h.GenExp(self.loc(e), elt, target, iter_, conds)
+
+    def e_List(self, e):
+        elts = []
+        for el in e.elements:
+            if isinstance(el, cst.StarredElement):
+                self.unsupported(el)
+                continue
+            elts.append(self.expr(el.value))
+        return h.ListExpr(self.loc(e), tuple(elts))
+
+    def e_ListComp(self, e):
+        clauses, saved = [], dict(self.renames)
+        comp = e.for_in
+        self.gen_counter += 1
+        while comp is not None:
+            if comp.asynchronous:
+                self.renames = saved
+                return self.unsupported(e, "async comprehension")
+            iter_ = self.expr(comp.iter)  # the first one in the enclosing scope, later ones see earlier targets
+            for name in _target_names(comp.target):
+                self.renames[name] = f"gen{self.gen_counter}__{name}"
+            target = self.target(comp.target)
+            conds = tuple(self.expr(c.test) for c in comp.ifs)
+            clauses.append(h.CompFor(self.loc(comp), target, iter_, conds))
+            comp = comp.inner_for_in
+        elt = self.expr(e.elt)
+        self.renames = saved
+        return h.ListComp(self.loc(e), elt, tuple(clauses))
+
+    def e_Dict(self, e):
+        keys, values = [], []
+        for el in e.elements:
+            if not isinstance(el, cst.DictElement):
+                self.unsupported(el)
+                continue
+            keys.append(self.expr(el.key))
+            values.append(self.expr(el.value))
+        return h.DictExpr(self.loc(e), tuple(keys), tuple(values))
+
+    def e_Set(self, e):
+        elts = []
+        for el in e.elements:
+            if isinstance(el, cst.StarredElement):
+                self.unsupported(el)
+                continue
+            elts.append(self.expr(el.value))
+        return h.SetExpr(self.loc(e), tuple(elts))
+
+    def _comp_clauses(self, e):
+        """The for clauses of a dict/set comprehension (targets renamed apart)."""
+        clauses = []
+        comp = e.for_in
+        self.gen_counter += 1
+        while comp is not None:
+            if comp.asynchronous:
+                return self.unsupported(e, "async comprehension")
+            iter_ = self.expr(comp.iter)
+            for name in _target_names(comp.target):
+                self.renames[name] = f"gen{self.gen_counter}__{name}"
+            target = self.target(comp.target)
+            conds = tuple(self.expr(c.test) for c in comp.ifs)
+            clauses.append(h.CompFor(self.loc(comp), target, iter_, conds))
+            comp = comp.inner_for_in
+        return tuple(clauses)
+
+    def e_DictComp(self, e):
+        saved = dict(self.renames)
+        clauses = self._comp_clauses(e)
+        key, value = self.expr(e.key), self.expr(e.value)
+        self.renames = saved
+        return None if clauses is None else h.DictComp(self.loc(e), key, value, clauses)
+
+    def e_SetComp(self, e):
+        saved = dict(self.renames)
+        clauses = self._comp_clauses(e)
+        elt = self.expr(e.elt)
+        self.renames = saved
+        return None if clauses is None else h.SetComp(self.loc(e), elt, clauses)
+
+    def e_FormattedString(self, e):
+        prefix = e.start.replace("f", "").replace("F", "")
+        parts = []
+        for part in e.parts:
+            if isinstance(part, cst.FormattedStringText):
+                text = part.value.replace("{{", "{").replace("}}", "}")
+                parts.append(ast.literal_eval(prefix + text + e.end))
+                continue
+            if part.equal is not None or part.conversion not in (None, "s", "r"):
+                return self.unsupported(part, "this f-string field")
+            spec = None
+            if part.format_spec:
+                if not all(isinstance(p, cst.FormattedStringText) for p in part.format_spec):
+                    return self.unsupported(part, "a computed format spec")
+                spec = "".join(p.value for p in part.format_spec)
+            parts.append(h.FormattedValue(self.loc(part), self.expr(part.expression), part.conversion, spec))
+        return h.FString(self.loc(e), tuple(parts))
 
     def _literal(self, e):
         return h.Const(self.loc(e), ast.literal_eval(e.value))

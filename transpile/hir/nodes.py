@@ -115,6 +115,77 @@ class GenExp(Expr):
     conds: tuple
 
 
+@node
+class ListExpr(Expr):
+    """[a, b, c]"""
+
+    elts: tuple
+
+
+@node
+class CompFor(Node):
+    """One `for target in iter if cond...` clause of a comprehension."""
+
+    target: Expr
+    iter: Expr
+    conds: tuple
+
+
+@node
+class ListComp(Expr):
+    """[elt for ... in ... if ... for ...]: clauses outermost first; target
+    names renamed apart (comprehension scope)."""
+
+    elt: Expr
+    clauses: tuple  # CompFor
+
+
+@node
+class DictExpr(Expr):
+    """{k: v, ...}"""
+
+    keys: tuple
+    values: tuple
+
+
+@node
+class SetExpr(Expr):
+    """{a, b, c}"""
+
+    elts: tuple
+
+
+@node
+class DictComp(Expr):
+    """{key: value for ... in ... if ...}: clauses as in ListComp."""
+
+    key: Expr
+    value: Expr
+    clauses: tuple  # CompFor
+
+
+@node
+class SetComp(Expr):
+    elt: Expr
+    clauses: tuple  # CompFor
+
+
+@node
+class FormattedValue(Node):
+    """{value!conversion:spec} inside an f-string (spec: literal text or None)."""
+
+    value: Expr
+    conversion: str | None
+    spec: str | None
+
+
+@node
+class FString(Expr):
+    """f"...": parts are str (literal text) or FormattedValue."""
+
+    parts: tuple
+
+
 # ---- statements ----------------------------------------------------------
 
 @node
@@ -190,6 +261,11 @@ class Assert(Stmt):
 
 
 @node
+class Raise(Stmt):
+    exc: Expr  # `raise ValueError("...")`; a bare `raise` and `raise ... from` stay unsupported
+
+
+@node
 class Unsupported(Stmt):
     """A statement outside the compiled subset: it runs as Python (JIT
     Fallback), or is an error under fullgraph=True."""
@@ -216,5 +292,5 @@ class Function(Node):
 
 
 EXPR_NODES = (Name, Const, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Slice, Subscript, TupleExpr,
-              GenExp)
+              GenExp, ListExpr, ListComp, DictExpr, SetExpr, DictComp, SetComp, FString)
 STMT_NODES = (Assign, AugAssign, ExprStmt, If, While, For, Break, Continue, Return, Pass, Assert, Unsupported)

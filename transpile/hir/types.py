@@ -86,6 +86,28 @@ class Tuple(Type):
 
 
 @dataclass(frozen=True, repr=False)
+class List(Type):
+    """A homogeneous Python list (tr::List: a shared, growable buffer).  elem
+    None: an empty literal whose element type later appends decide.
+    frozen: a tuple of any length (tuple(genexp)), returned as a tuple."""
+
+    elem: Type | None
+    frozen: bool = False
+
+    def spell(self) -> str:
+        inner = "?" if self.elem is None else self.elem.spell()
+        return f"tuple[{inner}, ...]" if self.frozen else f"list[{inner}]"
+
+
+def has_list(t: Type) -> bool:
+    if isinstance(t, List):
+        return True
+    if isinstance(t, Tuple):
+        return any(has_list(i) for i in t.items)
+    return False
+
+
+@dataclass(frozen=True, repr=False)
 class NoneType(Type):
     def spell(self) -> str:
         return "None"
@@ -166,6 +188,166 @@ class CompileTimeValue(Type):
         return f"<{getattr(self.value, '__name__', type(self.value).__name__)}>"
 
 
+@dataclass(frozen=True, repr=False)
+class Str(Type):
+    """A Python str (immutable, UTF-8 bytes in compiled code)."""
+
+    def spell(self) -> str:
+        return "str"
+
+
+STR = Str()
+
+
+@dataclass(frozen=True, repr=False)
+class Unknown(Type):
+    """The key/value type of an empty `{}` / `set()` before later stores tell."""
+
+    def spell(self) -> str:
+        return "?"
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True, repr=False)
+class Dict(Type):
+    """A dict with scalar/tuple/str keys (insertion-ordered hash table in C++)."""
+
+    key: Type
+    value: Type
+
+    def spell(self) -> str:
+        return f"dict[{self.key.spell()}, {self.value.spell()}]"
+
+
+@dataclass(frozen=True, repr=False)
+class Set(Type):
+    elt: Type
+
+    def spell(self) -> str:
+        return f"set[{self.elt.spell()}]"
+
+
+@dataclass(frozen=True, repr=False)
+class DictView(Type):
+    """d.keys() / d.values() / d.items(): iterated, len(), `in`."""
+
+    dict: Type
+    kind: str
+
+    def spell(self) -> str:
+        return f"dict_{self.kind}[{self.dict.key.spell()}, {self.dict.value.spell()}]"
+
+
+@dataclass(frozen=True, repr=False)
+class IterTools(Type):
+    """itertools.product / combinations: only iterated (one loop over an odometer)."""
+
+    kind: str  # "product" / "combinations"
+    inners: tuple  # iterable types (product: each argument; combinations: the one iterable)
+    repeat: int  # product: repeat=; combinations: r
+
+    def spell(self) -> str:
+        return f"{self.kind}[{', '.join(t.spell() for t in self.inners)}]"
+
+
+@dataclass(frozen=True, repr=False)
+class Instance(Type):
+    """An instance of a @jit_class with one field layout: the fields, in the
+    order __init__ first assigns them, and their types.  `cls` is the class's
+    compile-time record (transpile.classes.ClassInfo), compared by identity."""
+
+    cls: object
+    fields: tuple  # ((name, Type), ...)
+
+    def __hash__(self) -> int:
+        return hash((id(self.cls), self.fields))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Instance) and other.cls is self.cls and other.fields == self.fields
+
+    def spell(self) -> str:
+        inner = ", ".join(f"{n}: {t.spell()}" for n, t in self.fields)
+        return f"{self.cls.name}{{{inner}}}"
+
+    def field(self, name: str):
+        for n, t in self.fields:
+            if n == name:
+                return t
+        return None
+
+
+def cache_text(t: Type) -> str:
+    """The spelling of a type inside cache keys: instances carry their class's
+    identity (module, qualname, class attributes), which their spelling omits."""
+    if isinstance(t, Instance):
+        inner = ", ".join(f"{n}: {cache_text(f)}" for n, f in t.fields)
+        return f"{t.cls.identity}{{{inner}}}"
+    if isinstance(t, Tuple):
+        return f"tuple[{', '.join(cache_text(i) for i in t.items)}]"
+    return t.spell()
+
+
+def mentions_instance(t: Type) -> bool:
+    if isinstance(t, Tuple):
+        return any(mentions_instance(i) for i in t.items)
+    return isinstance(t, Instance)
+
+
+def serialize(t: Type):
+    """A JSON-able form of a type (cache metadata); deserialize() inverts it."""
+    if isinstance(t, Scalar):
+        return ["scalar", t.dtype, t.weak]
+    if isinstance(t, Array):
+        return ["array", t.dtype, t.ndim, t.layout, t.readonly]
+    if isinstance(t, Tuple):
+        return ["tuple"] + [serialize(i) for i in t.items]
+    if isinstance(t, List):
+        return ["list", t.frozen, None if t.elem is None else serialize(t.elem)]
+    if isinstance(t, Instance):
+        return ["instance", t.cls.module, t.cls.qualname, [[n, serialize(f)] for n, f in t.fields], t.cls.identity]
+    if t == STR:
+        return ["str"]
+    if isinstance(t, Dict):
+        return ["dict", serialize(t.key), serialize(t.value)]
+    if isinstance(t, Set):
+        return ["set", serialize(t.elt)]
+    if t == UNKNOWN:
+        return ["unknown"]
+    if t == NONE:
+        return ["none"]
+    if t == ANY:
+        return ["any"]
+    raise TypeError(f"cannot serialize {t}")
+
+
+def deserialize(data) -> Type:
+    kind = data[0]
+    if kind == "scalar":
+        return Scalar(data[1], data[2])
+    if kind == "array":
+        return Array(data[1], data[2], data[3], data[4])
+    if kind == "tuple":
+        return Tuple(tuple(deserialize(i) for i in data[1:]))
+    if kind == "list":
+        return List(None if data[2] is None else deserialize(data[2]), data[1])
+    if kind == "instance":
+        from ..classes import class_info_named
+
+        info = class_info_named(data[1], data[2], data[4])
+        return Instance(info, tuple((n, deserialize(f)) for n, f in data[3]))
+    if kind == "str":
+        return STR
+    if kind == "dict":
+        return Dict(deserialize(data[1]), deserialize(data[2]))
+    if kind == "set":
+        return Set(deserialize(data[1]))
+    if kind == "unknown":
+        return UNKNOWN
+    return NONE if kind == "none" else ANY
+
+
 INT = Scalar("int64", weak=True)
 FLOAT = Scalar("float64", weak=True)
 BOOL = Scalar("bool", weak=True)
@@ -191,6 +373,9 @@ def is_integer(t: Type) -> bool:
 # ---- descriptors shared with the bridge (runtime_cpp/.../bridge/runtime.c)
 
 K_NONE, K_PYBOOL, K_PYINT, K_PYFLOAT, K_PYCOMPLEX, K_NPSCALAR, K_ARRAY, K_TUPLE, K_OBJECT = range(9)
+K_LIST = 9  # then 0 (1: a tuple of any length, results only) and the element's tree
+K_INSTANCE = 10  # followed by the layout's number in this process (transpile.classes registers layouts)
+K_DICT, K_SET, K_STR = 11, 12, 13  # dicts and sets cross as K_OBJECT results (built through the host table)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
 
@@ -214,6 +399,8 @@ def from_descriptor(desc: tuple) -> list[Type]:
             return NONE
         if kind == K_OBJECT:
             return ANY
+        if kind == K_STR:
+            return STR
         if kind in _WEAK_KIND:
             return _WEAK_KIND[kind]
         if kind == K_NPSCALAR:
@@ -228,6 +415,15 @@ def from_descriptor(desc: tuple) -> list[Type]:
             n = desc[pos]
             pos += 1
             return Tuple(tuple(tree() for _ in range(n)))
+        if kind == K_LIST:
+            frozen = bool(desc[pos])
+            pos += 1
+            return List(tree(), frozen)
+        if kind == K_INSTANCE:
+            from ..classes import layout_type
+
+            pos += 1
+            return layout_type(desc[pos - 1])
         raise ValueError(f"bad descriptor {desc!r}")
 
     out = []
@@ -239,8 +435,10 @@ def from_descriptor(desc: tuple) -> list[Type]:
 def to_descriptor(t: Type) -> tuple:
     if t == NONE:
         return (K_NONE,)
-    if t == ANY:
+    if t == ANY or isinstance(t, (Dict, Set)):
         return (K_OBJECT,)
+    if t == STR:
+        return (K_STR,)
     if isinstance(t, Scalar):
         if t.weak:
             return ({"bool": K_PYBOOL, "int64": K_PYINT, "float64": K_PYFLOAT, "complex128": K_PYCOMPLEX}[t.dtype],)
@@ -253,6 +451,12 @@ def to_descriptor(t: Type) -> tuple:
         for item in t.items:
             out += to_descriptor(item)
         return out
+    if isinstance(t, List):
+        return (K_LIST, int(t.frozen)) + to_descriptor(INT if t.elem is None else t.elem)
+    if isinstance(t, Instance):
+        from ..classes import layout_id
+
+        return (K_INSTANCE, layout_id(t))
     raise TypeError(f"values of type {t} cannot cross into Python")
 
 
@@ -290,13 +494,17 @@ def _split_top(text: str) -> list[str]:
     return parts
 
 
-_ALIASES = {"int": INT, "float": FLOAT, "bool": BOOL, "complex": COMPLEX, "None": NONE, "object": ANY}
+_ALIASES = {"int": INT, "float": FLOAT, "bool": BOOL, "complex": COMPLEX, "None": NONE, "object": ANY, "str": STR}
 
 
 def parse_type(text: str) -> Type:
     text = text.strip()
     if text in _ALIASES:
         return _ALIASES[text]
+    if text.startswith("list[") and text.endswith("]"):
+        return List(parse_type(text[5:-1]))
+    if text.startswith("tuple[") and text.endswith(", ...]"):
+        return List(parse_type(text[6:-6]), True)
     if text.startswith("tuple[") and text.endswith("]"):
         return Tuple(tuple(parse_type(p) for p in _split_top(text[6:-1])))
     if "[" in text and text.endswith("]"):

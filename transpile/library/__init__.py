@@ -26,6 +26,8 @@ def _load() -> None:
         _LOADED = True
         from . import builtins_lib, math_lib, numpy_lib  # noqa: F401  (they register themselves)
         from . import numpy_more  # noqa: F401
+        from . import lists  # noqa: F401  (wraps len/sum/min/max/sorted/list/tuple/np.array... for lists)
+        from . import dicts  # noqa: F401  (strs, dicts, sets, itertools; wraps len)
 
 
 def lookup_callable(obj) -> Entry | None:

@@ -49,6 +49,14 @@ def _unit_step(typer, idx) -> bool:
 
 
 def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
+    if isinstance(base, (T.Dict, T.Str)):
+        from . import dicts
+
+        return dicts.getitem(typer, node, base)
+    if isinstance(base, T.List):
+        from . import lists
+
+        return lists.getitem(typer, node, base)
     if isinstance(base, T.Tuple):
         return _tuple_getitem(typer, node, base)
     if not isinstance(base, T.Array):
@@ -133,6 +141,14 @@ def _tuple_getitem(typer, node, base: T.Tuple) -> IndexInfo:
 
 
 def setitem(typer, target: h.Subscript, base: T.Type, value: T.Type) -> IndexInfo:
+    if isinstance(base, (T.Dict, T.Str)):
+        from . import dicts
+
+        return dicts.setitem(typer, target, base, value)
+    if isinstance(base, T.List):
+        from . import lists
+
+        return lists.setitem(typer, target, base, value)
     if not isinstance(base, T.Array):
         raise typer.error(target, f"'{base}' object does not support item assignment")
     for idx in target.index:

@@ -22,7 +22,8 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable, lookup_method
 from ..library.base import NOT_CONST, CallSite
-from . import fallback, indexing, promote
+from . import classes, fallback, indexing, lists, promote
+from . import dicts  # dicts, sets, strs, itertools
 
 MAX_PASSES = 40
 
@@ -286,6 +287,12 @@ class FunctionTyper:
             return T.Array(a.dtype, a.ndim, layout, a.readonly or b.readonly)
         if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
             return T.Tuple(tuple(self.join(node, x, y, what) for x, y in zip(a.items, b.items)))
+        if isinstance(a, T.List) and isinstance(b, T.List):
+            return lists.join(self, node, a, b, what)
+        if isinstance(a, dicts.MAPS) or isinstance(b, dicts.MAPS):
+            return dicts.join(self, node, a, b, what)
+        if {a, b} == {T.STR, T.ANY}:
+            return T.STR
         raise self.error(node, f"{what} holds values of two incompatible types: {a} and {b}",
                          "give each kind of value its own variable")
 
@@ -392,6 +399,7 @@ class FunctionTyper:
                 self.fullgraph_errors[(loc.line, loc.col)] = UnsupportedSyntaxError(
                     f"{err.message} (fullgraph=True forbids falling back to Python)", loc, err.hint)
         names = fallback.analyse(self.fn, s)
+        lists.check_fallback(self, s, names.loads | names.stores, first.message.splitlines()[0])
         for kind, node in names.escapes:
             raise FunctionNotCompilable(f"'{kind}' inside a statement that runs as Python", s.loc,
                                         "the whole function runs in CPython")
@@ -447,6 +455,8 @@ class FunctionTyper:
                     raise self.error(s, f"annotated as {declared} but the value is {t}")
         for target in s.targets:
             self.bind(target, t, s)
+            if isinstance(t, T.List):
+                lists.unify(self, s.value, target)
 
     def annotation_type(self, node):
         v = self.const(node)
@@ -466,7 +476,7 @@ class FunctionTyper:
         if t is None:
             return
         if isinstance(target, h.Name):
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.DictView)):
                 raise self.error(target, f"cannot store {t} in a variable in compiled code",
                                  "use the value directly where it is needed")
             self.set_var(target, target.id, t)
@@ -487,6 +497,8 @@ class FunctionTyper:
                 return
             info = indexing.setitem(self, target, base, t)
             self.tf.subscripts[target] = info
+        elif isinstance(target, h.Attribute):
+            classes.store_field(self, target, t, stmt)
         else:
             raise UnsupportedSyntaxError("assignment to this kind of target is not supported", target.loc)
 
@@ -496,6 +508,10 @@ class FunctionTyper:
         val = self.number(s.value, self.expr(s.value))
         if cur is None or val is None:
             return
+        if isinstance(cur, T.List):
+            return lists.augassign(self, s, cur, val)
+        if isinstance(cur, dicts.MINE) or isinstance(val, dicts.MINE):
+            return dicts.augassign(self, s, cur, val)
         ops = self.binop_types(s, s.op, cur, val, s.value)
         self.tf.ops[s] = ops
         if isinstance(cur, T.Array):
@@ -513,6 +529,8 @@ class FunctionTyper:
         elif isinstance(target, h.Subscript):
             info = indexing.setitem(self, target, self.expr(target.value), ops.result)
             self.tf.subscripts[target] = info
+        elif isinstance(target, h.Attribute):
+            classes.store_field(self, target, ops.result, s)
         else:
             raise UnsupportedSyntaxError("augmented assignment to this target is not supported", s.loc)
 
@@ -528,7 +546,7 @@ class FunctionTyper:
         if isinstance(t, T.Array):
             raise self.error(node, "the truth value of an array is ambiguous in compiled code",
                              "use a.any() or a.all()")
-        if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple, T.AnyType)):
+        if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple, T.AnyType, T.List, T.Str, T.Dict, T.Set)):
             raise self.error(node, f"cannot test the truth of {t}")
 
     def s_If(self, s: h.If):
@@ -552,6 +570,10 @@ class FunctionTyper:
         self.block(s.orelse)
 
     def element_type(self, node, it: T.Type) -> T.Type:
+        if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools, T.Str)):
+            return dicts.element_type(self, node, it)
+        if isinstance(it, (T.Enumerate, T.Zip)):
+            dicts.iterable_in_zip(self, node, it)
         if isinstance(it, T.Range):
             return T.INT
         if isinstance(it, T.Array):
@@ -564,6 +586,10 @@ class FunctionTyper:
             return T.Tuple((T.INT, self.element_type(node, it.inner)))
         if isinstance(it, T.Zip):
             return T.Tuple(tuple(self.element_type(node, t) for t in it.inners))
+        if isinstance(it, T.List):
+            if it.elem is None:
+                self.unknown.append(node)
+            return it.elem
         if isinstance(it, T.Tuple):
             if it.homogeneous is None and it.items:
                 raise self.error(node, f"iteration over a tuple of mixed types {it}",
@@ -577,7 +603,7 @@ class FunctionTyper:
         t = T.NONE if s.value is None else self.expr(s.value)
         if t is None:
             return
-        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator)):
+        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.DictView)):
             raise self.error(s, f"cannot return {t} from compiled code")
         old = self.tf.return_type
         new = t if old is None else self.join(s, old, t, "the return value")
@@ -593,6 +619,23 @@ class FunctionTyper:
                 if msg_t is not None and not isinstance(msg_t, T.Scalar):
                     raise self.error(s.msg, "assert messages must be string literals or numbers")
 
+    def s_Raise(self, s: h.Raise):
+        """raise E("literal message"): compiled for the exceptions the ABI has
+        codes for; anything else runs as Python (its message may need str())."""
+        exc = s.exc
+        cls = self.const(exc.func if isinstance(exc, h.Call) else exc)
+        if cls not in RAISE_CODES:
+            named = exc.func if isinstance(exc, h.Call) else exc
+            raise UnsupportedSyntaxError(f"raising {getattr(named, 'id', 'this exception')} is not supported "
+                                         "in compiled code", s.loc,
+                                         f"compiled code raises {', '.join(c.__name__ for c in RAISE_CODES)}")
+        if isinstance(exc, h.Call):
+            if exc.keywords or len(exc.args) > 1 or (exc.args and not (
+                    isinstance(exc.args[0], h.Const) and isinstance(exc.args[0].value, str))):
+                raise UnsupportedSyntaxError("only exceptions with a string literal message are raised by compiled "
+                                             "code", s.loc)
+        self.tf.consts[s] = cls
+
     def s_nothing(self, s):
         pass
 
@@ -607,9 +650,9 @@ class FunctionTyper:
     def e_Const(self, node: h.Const):
         v = node.value
         if isinstance(v, str):
-            # a compile-time value: library calls read it (kind="stable",
-            # side="right", ord="fro"); any other use of it is an error
-            return T.CompileTimeValue(v)
+            # a str; library calls read literal ones as constants (kind="stable",
+            # side="right", ord="fro")
+            return T.STR
         return self.type_of_value(node, v)
 
     def e_Name(self, node: h.Name):
@@ -642,6 +685,14 @@ class FunctionTyper:
         b = self.number(node.right, self.expr(node.right))
         if a is None or b is None:
             return None
+        if isinstance(a, T.List) or isinstance(b, T.List):
+            return lists.binop(self, node, node.op, a, b)
+        if isinstance(a, dicts.MINE) or isinstance(b, dicts.MINE):
+            ops = dicts.binop(self, node, node.op, a, b)
+            self.tf.ops[node] = ops
+            return ops.result
+        if isinstance(a, T.Instance) or isinstance(b, T.Instance):
+            return classes.binary_operator(self, node, node.op, a, b, node.left, node.right)
         if node.op == "@":
             return self.call_entry(node, np.matmul, [a, b], {}, [node.left, node.right], {})
         ops = self.binop_types(node, node.op, a, b, node.right)
@@ -652,7 +703,7 @@ class FunctionTyper:
         a = self.expr(node.operand)
         if a is None:
             return None
-        if node.op == "not" and a == T.ANY:
+        if node.op == "not" and (a == T.ANY or isinstance(a, (T.Str, T.Dict, T.Set))):
             self.tf.ops[node] = promote.OpTypes("bool", T.BOOL)
             return T.BOOL
         a = self.number(node.operand, a)
@@ -683,6 +734,9 @@ class FunctionTyper:
         rights = [self.number(c, self.expr(c)) for c in node.comparators]
         if left is None or any(r is None for r in rights):
             return None
+        if len(node.ops) == 1 and node.ops[0] not in ("is", "is not", "in", "not in") and \
+                (isinstance(left, T.Instance) or isinstance(rights[0], T.Instance)):
+            return classes.binary_operator(self, node, node.ops[0], left, rights[0], node.left, node.comparators[0])
         results = []
         operands = [left] + rights
         op_types = []
@@ -692,6 +746,16 @@ class FunctionTyper:
                 if not (a == T.NONE or b == T.NONE):
                     raise self.error(node, "'is' is supported only for comparisons with None")
                 op_types.append(None)
+                results.append(T.BOOL)
+                continue
+            dict_op = dicts.compare(self, node, op, a, b)
+            if dict_op is not None:
+                op_types.append(dict_op)
+                results.append(T.BOOL)
+                continue
+            list_op = lists.compare(self, node, op, a, b)
+            if list_op is not None:
+                op_types.append(list_op)
                 results.append(T.BOOL)
                 continue
             if op in ("in", "not in"):
@@ -718,7 +782,7 @@ class FunctionTyper:
         if any(t is None for t in items):
             return None
         for e, t in zip(node.elts, items):
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.IterTools, T.DictView)):
                 raise self.error(e, f"cannot put {t} in a tuple in compiled code")
         return T.Tuple(tuple(items))
 
@@ -735,6 +799,8 @@ class FunctionTyper:
             if not isinstance(t, T.CompileTimeValue):
                 self.tf.consts[node] = value
             return t
+        if isinstance(base, T.Instance):
+            return classes.read_attribute(self, node, base)
         from ..library import attributes
 
         rule = attributes.lookup(base, node.attr)
@@ -770,7 +836,7 @@ class FunctionTyper:
         elt = self.number(node.elt, self.expr(node.elt))
         if elt is None:
             return None
-        if not isinstance(elt, T.Scalar):
+        if not lists.generator_elt_ok(elt):
             raise self.error(node.elt, f"generator expressions of {elt} are not supported",
                              "generate numbers (for sum/min/max/any/all)")
         return T.Generator(elt)
@@ -786,10 +852,26 @@ class FunctionTyper:
             if any(t is None for t in args) or any(t is None for t in kwargs.values()):
                 return None
             return self.call_closure(node, self.local_defs[func.id][1], args, kwargs)
+        if isinstance(func, h.Name) and func.id == "super" and func.id not in self.locals \
+                and self.global_value("super") is builtins.super:
+            return classes.super_value(self, node)
         if isinstance(func, h.Attribute):
             recv = self.expr(func.value)
             if recv is None:
                 return None
+            if isinstance(recv, T.Instance) or (isinstance(recv, T.CompileTimeValue)
+                                                and isinstance(recv.value, classes.SuperRef)):
+                args = [self.number(a, self.expr(a)) for a in node.args]
+                kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
+                if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+                    return None
+                if isinstance(recv, T.Instance):
+                    return classes.method_call(self, node, recv, args, kwargs)
+                return classes.super_call(self, node, recv.value, args, kwargs)
+            if isinstance(recv, T.List):
+                return lists.method_call(self, node, recv, func.attr)
+            if isinstance(recv, (T.Dict, T.Set, T.Str)):
+                return dicts.method_call(self, node, recv, func.attr)
             if not isinstance(recv, T.CompileTimeValue):
                 entry = lookup_method(recv, func.attr)
                 if entry is None:
@@ -806,10 +888,16 @@ class FunctionTyper:
         if callee_t == T.ANY:
             raise UnsupportedSyntaxError("calling a value made by fallback code is not supported in compiled code",
                                          node.loc)
+        if isinstance(callee_t, T.CompileTimeValue) and id(callee_t.value) in lists._promoting():
+            self.promote_ok = getattr(self, "promote_ok", set()) | {a for a in node.args if isinstance(a, h.ListExpr)}
         args = [self.number(a, self.expr(a)) for a in node.args]
         kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
         if any(t is None for t in args) or any(t is None for t in kwargs.values()):
             return None
+        if isinstance(callee_t, T.Instance):
+            return classes.call_instance(self, node, callee_t, args, kwargs)
+        if isinstance(callee_t, T.CompileTimeValue) and classes.info_of(callee_t.value) is not None:
+            return classes.construct(self, node, classes.info_of(callee_t.value), args, kwargs)
         if isinstance(callee_t, T.DType):
             return self.call_entry(node, np.dtype(callee_t.dtype).type, args, kwargs, list(node.args),
                                    {k.name: k.value for k in node.keywords})
@@ -841,7 +929,11 @@ class FunctionTyper:
         self.tf.calls[node] = ("lib", entry, info)
         return result
 
-    def call_jit(self, node, dispatcher, pyfunc, args, kwargs, free_names=(), free_types=()):
+    def call_jit(self, node, dispatcher, pyfunc, args, kwargs, free_names=(), free_types=(), receiver=None,
+                 operand=None):
+        """receiver: where the lowering finds args[0], the instance a method is
+        called on (("expr", hir node), ("outer", variable) or ("new", layout));
+        operand: the hir node of args[1] for an operator method."""
         import inspect
 
         sig = inspect.signature(pyfunc)
@@ -865,8 +957,11 @@ class FunctionTyper:
                 sources.append(("default", default))
         arg_types = tuple(arg_types) + tuple(free_types)
         sources += [("outer", name) for name in free_names]
+        if receiver is not None:
+            sources = [receiver if s == ("pos", 0) else ("expr", operand) if operand is not None and s[0] == "pos"
+                       else ("pos", s[1] - 1) if s[0] == "pos" else s for s in sources]
         for t in arg_types:
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.IterTools, T.DictView)):
                 raise self.error(node, f"cannot pass {t} to a @jit function")
         try:
             callee = self.program.specialize(pyfunc, arg_types, tuple(free_names))
@@ -884,10 +979,15 @@ class FunctionTyper:
         return callee.return_type
 
 
+RAISE_CODES = {ValueError: "TR_ERR_VALUE", IndexError: "TR_ERR_INDEX", ZeroDivisionError: "TR_ERR_ZERODIV",
+               TypeError: "TR_ERR_TYPE", AssertionError: "TR_ERR_ASSERTION", OverflowError: "TR_ERR_OVERFLOW",
+               MemoryError: "TR_ERR_MEMORY", RuntimeError: "TR_ERR_RUNTIME", NotImplementedError: "TR_ERR_NOTIMPL"}
+
 STMT_RULES = {
     h.Assign: FunctionTyper.s_Assign, h.AugAssign: FunctionTyper.s_AugAssign, h.ExprStmt: FunctionTyper.s_ExprStmt,
     h.If: FunctionTyper.s_If, h.While: FunctionTyper.s_While, h.For: FunctionTyper.s_For,
     h.Return: FunctionTyper.s_Return, h.Assert: FunctionTyper.s_Assert, h.Pass: FunctionTyper.s_nothing,
+    h.Raise: FunctionTyper.s_Raise,
     h.Break: FunctionTyper.s_nothing, h.Continue: FunctionTyper.s_nothing,
 }
 EXPR_RULES = {
@@ -897,3 +997,6 @@ EXPR_RULES = {
     h.Attribute: FunctionTyper.e_Attribute, h.Subscript: FunctionTyper.e_Subscript,
     h.Slice: FunctionTyper.e_Slice, h.Call: FunctionTyper.e_Call, h.GenExp: FunctionTyper.e_GenExp,
 }
+EXPR_RULES.update({h.ListExpr: lists.e_ListExpr, h.ListComp: lists.e_ListComp})
+EXPR_RULES.update({h.DictExpr: dicts.e_DictExpr, h.SetExpr: dicts.e_SetExpr, h.DictComp: dicts.e_DictComp,
+                   h.SetComp: dicts.e_SetComp, h.FString: dicts.e_FString})

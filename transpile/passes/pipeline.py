@@ -17,14 +17,27 @@ class Translation:
     symbol: str
     regions: list  # fallback regions (JSON-able), built into Python callables at load
     fallbacks: list  # the report: one record per statement that runs as Python
+    return_type: T.Type  # what the entry returns (a constructor: the new instance)
+    layouts: list  # @jit_class layouts (T.Instance) the module's code uses
 
 
-def translate(pyfunc, arg_types: tuple, options, symbol: str) -> Translation:
+def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) -> Translation:
+    """construct: a @jit_class's ClassInfo when pyfunc is its __init__ and the
+    entry makes a new instance from arg_types (the arguments after self)."""
     from ..cxx.lower import lower_program
     from ..cxx.render import render
+    from . import classes
 
     program = Program(options, function_hir)
-    entry = program.specialize(pyfunc, tuple(arg_types))
-    T.to_descriptor(entry.return_type)  # raises early for values that cannot cross into Python
-    module, regions, report = lower_program(program, entry, options, symbol)
-    return Translation(render(module), entry, program, symbol, regions, report)
+    if construct is not None:
+        layout = classes.discover_layout(program, construct, tuple(arg_types))
+        entry = program.specialize(pyfunc, (layout,) + tuple(arg_types))
+        return_type = layout
+    else:
+        entry = program.specialize(pyfunc, tuple(arg_types))
+        return_type = entry.return_type
+    if not T.mentions_instance(return_type):
+        T.to_descriptor(return_type)  # raises early for values that cannot cross into Python
+    module, regions, report, layouts = lower_program(program, entry, options, symbol,
+                                                     construct=return_type if construct is not None else None)
+    return Translation(render(module), entry, program, symbol, regions, report, return_type, layouts)

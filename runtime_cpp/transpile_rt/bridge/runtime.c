@@ -13,6 +13,7 @@
 #include <Python.h>
 #include <dlfcn.h>
 #include <stddef.h>
+#include <structmember.h>
 #include <string.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
@@ -31,20 +32,24 @@ enum {
     K_NPSCALAR = 5,
     K_ARRAY = 6,
     K_TUPLE = 7,
-    K_OBJECT = 8
+    K_OBJECT = 8,
+    K_INSTANCE = 10 /* typenum holds the layout number (register_layout) */
 };
+enum { K_LIST = 9 }; /* a Python list of one element type (Node.elem); n: 1 when returned as a tuple */
+enum { K_STR = 13 }; /* a str: slot tr_str (argument: borrowed UTF-8; result: text handed over) */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
 #define MAX_LEAVES 64
 #define MAX_NODES 256
 
-typedef struct {
+typedef struct Node_ {
     int kind;
     int typenum; /* K_NPSCALAR, K_ARRAY */
     int ndim;    /* K_ARRAY */
     int layout;  /* K_ARRAY */
     int readonly;/* K_ARRAY */
     int n;       /* K_TUPLE: number of children */
+    struct Node_ *elem; /* K_LIST: the element's tree (its own node array) */
 } Node;
 
 typedef struct {
@@ -63,7 +68,9 @@ typedef union {
     float f;
     double c[2];
     uint8_t b;
+    void *p;
     tr_array_in a;
+    tr_list_slot l;
 } Slot;
 
 static int canonical_typenum[NPY_NTYPES_LEGACY];
@@ -130,7 +137,279 @@ static const char *array_problem(PyArrayObject *a) {
     return NULL;
 }
 
+/* ---- @jit_class instances ------------------------------------------------
+ *
+ * A JitObject is the Python face of a tr_object made by compiled code: the
+ * base of every @jit_class.  Fields are read and written through Field
+ * descriptors (compiled getters and setters); methods are Dispatchers,
+ * which bind like functions. */
+
+typedef struct {
+    PyObject_HEAD
+    tr_object *native;
+    int layout;
+    PyObject *weakrefs;
+} JitObject;
+
+static PyTypeObject JitObjectType;
+
+/* Registered field layouts: number -> class; layout key -> number. */
+static PyTypeObject **layout_cls = NULL;
+static int n_layouts = 0;
+static PyObject *layout_numbers = NULL; /* dict: key (str) -> int */
+
+static void release_native(tr_object *o) {
+    if (o && __atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL) == 0) o->release(o);
+}
+
+/* The Python object of native object `o`, whose reference is handed over. */
+static PyObject *box_instance(tr_object *o, int layout) {
+    if (!o) Py_RETURN_NONE;
+    if (o->box) {
+        PyObject *b = Py_NewRef((PyObject *)o->box);
+        release_native(o);
+        return b;
+    }
+    if (layout < 0 || layout >= n_layouts) {
+        release_native(o);
+        PyErr_SetString(PyExc_SystemError, "unknown @jit_class layout");
+        return NULL;
+    }
+    PyTypeObject *cls = layout_cls[layout];
+    JitObject *b = (JitObject *)cls->tp_alloc(cls, 0);
+    if (!b) {
+        release_native(o);
+        return NULL;
+    }
+    b->native = o;
+    b->layout = layout;
+    o->box = b;
+    return (PyObject *)b;
+}
+
+/* The number of a layout named by its key, asking transpile.classes to
+ * register it when this process has not met it yet. */
+static int layout_number_of_key(const char *key) {
+    PyObject *k = PyUnicode_FromString(key);
+    if (!k) return -1;
+    PyObject *n = layout_numbers ? PyDict_GetItemWithError(layout_numbers, k) : NULL;
+    if (!n && !PyErr_Occurred()) {
+        PyObject *m = PyImport_ImportModule("transpile.classes");
+        n = m ? PyObject_CallMethod(m, "layout_id_for_key", "O", k) : NULL;
+        Py_XDECREF(m);
+        Py_XDECREF(n); /* the dict keeps the number alive */
+    }
+    Py_DECREF(k);
+    return n ? (int)PyLong_AsLong(n) : -1;
+}
+
+static PyObject *register_layout(PyObject *mod, PyObject *args) {
+    PyObject *cls, *key;
+    if (!PyArg_ParseTuple(args, "O!U:register_layout", &PyType_Type, &cls, &key)) return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)cls, &JitObjectType)) {
+        PyErr_SetString(PyExc_TypeError, "register_layout: not a @jit_class");
+        return NULL;
+    }
+    if (!layout_numbers && !(layout_numbers = PyDict_New())) return NULL;
+    PyObject *known = PyDict_GetItemWithError(layout_numbers, key);
+    if (known) return Py_NewRef(known);
+    if (PyErr_Occurred()) return NULL;
+    PyTypeObject **grown = PyMem_Realloc(layout_cls, (n_layouts + 1) * sizeof(PyTypeObject *));
+    if (!grown) return PyErr_NoMemory();
+    layout_cls = grown;
+    Py_INCREF(cls); /* classes with compiled layouts live as long as the process */
+    layout_cls[n_layouts] = (PyTypeObject *)cls;
+    PyObject *num = PyLong_FromLong(n_layouts);
+    if (!num || PyDict_SetItem(layout_numbers, key, num) < 0) {
+        Py_XDECREF(num);
+        return NULL;
+    }
+    ++n_layouts;
+    return num;
+}
+
+static PyObject *jitobject_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *ctor = PyObject_GetAttrString((PyObject *)type, "__jit_construct__");
+    if (!ctor) return NULL;
+    PyObject *r = PyObject_Call(ctor, args, kwds);
+    Py_DECREF(ctor);
+    if (r && !PyObject_TypeCheck(r, type)) {
+        PyErr_Format(PyExc_TypeError, "%.100s constructor made an object of another class", type->tp_name);
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+static int jitobject_init(PyObject *self, PyObject *args, PyObject *kwds) { return 0; } /* done by __new__ */
+
+static void jitobject_dealloc(JitObject *self) {
+    if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+    if (self->native) {
+        self->native->box = NULL;
+        release_native(self->native);
+        self->native = NULL;
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *jitobject_layout(JitObject *self, void *closure) {
+    if (!self->native) Py_RETURN_NONE;
+    return PyLong_FromLong(self->layout);
+}
+
+static PyGetSetDef jitobject_getset[] = {
+    {"__jit_layout__", (getter)jitobject_layout, NULL, "number of this object's field layout", NULL},
+    {NULL}};
+
+static PyTypeObject JitObjectType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "transpile._runtime.JitObject",
+    .tp_basicsize = sizeof(JitObject),
+    .tp_dealloc = (destructor)jitobject_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Base of every @jit_class: an object made and laid out by compiled code.",
+    .tp_weaklistoffset = offsetof(JitObject, weakrefs),
+    .tp_getset = jitobject_getset,
+    .tp_init = jitobject_init,
+    .tp_new = jitobject_new,
+};
+
+/* Field(name, getter, setter[, class_value]): a data descriptor whose reads
+ * and writes call compiled accessors (Dispatchers, one overload per layout).
+ * Python scalar fields are also read and written in place, at the offset
+ * the layout's accessor module exports (add_direct): no call at all. */
+typedef struct {
+    int layout, kind, typenum;
+    Py_ssize_t offset;
+} DirectField;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *name, *getter, *setter, *class_value;
+    DirectField *direct;
+    int n_direct;
+} Field;
+
+static const DirectField *direct_field(Field *f, PyObject *obj) {
+    /* Every @jit_class inherits JitObject's tp_new: a cheaper test than a subtype walk. */
+    if (!f->n_direct || Py_TYPE(obj)->tp_new != jitobject_new || !((JitObject *)obj)->native) return NULL;
+    int layout = ((JitObject *)obj)->layout;
+    for (int i = 0; i < f->n_direct; ++i)
+        if (f->direct[i].layout == layout) return &f->direct[i];
+    return NULL;
+}
+
+static PyObject *field_add_direct(Field *self, PyObject *args) {
+    int layout, kind, typenum;
+    unsigned long long address;
+    if (!PyArg_ParseTuple(args, "iKii:add_direct", &layout, &address, &kind, &typenum)) return NULL;
+    if (kind != K_PYFLOAT && kind != K_PYINT && kind != K_PYBOOL) Py_RETURN_NONE; /* others: the getter */
+    DirectField *grown = PyMem_Realloc(self->direct, (self->n_direct + 1) * sizeof(DirectField));
+    if (!grown) return PyErr_NoMemory();
+    self->direct = grown;
+    DirectField *d = &self->direct[self->n_direct++];
+    d->layout = layout;
+    d->kind = kind;
+    d->typenum = typenum;
+    d->offset = (Py_ssize_t)*(const int64_t *)(uintptr_t)address;
+    Py_RETURN_NONE;
+}
+
+static int field_init(Field *self, PyObject *args, PyObject *kw) {
+    PyObject *name, *getter, *setter, *class_value = NULL;
+    if (!PyArg_ParseTuple(args, "UOO|O:Field", &name, &getter, &setter, &class_value)) return -1;
+    Py_XSETREF(self->name, Py_NewRef(name));
+    Py_XSETREF(self->getter, Py_NewRef(getter));
+    Py_XSETREF(self->setter, Py_NewRef(setter));
+    Py_XSETREF(self->class_value, Py_XNewRef(class_value));
+    return 0;
+}
+
+static void field_dealloc(Field *self) {
+    PyMem_Free(self->direct);
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->getter);
+    Py_CLEAR(self->setter);
+    Py_CLEAR(self->class_value);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *field_get(PyObject *self, PyObject *obj, PyObject *type) {
+    Field *f = (Field *)self;
+    if (obj == NULL || obj == Py_None) return Py_NewRef(f->class_value ? f->class_value : self);
+    const DirectField *d = direct_field(f, obj);
+    if (d) {
+        const char *p = (const char *)((JitObject *)obj)->native + d->offset;
+        switch (d->kind) {
+        case K_PYFLOAT: return PyFloat_FromDouble(*(const double *)p);
+        case K_PYINT: return PyLong_FromLongLong(*(const int64_t *)p);
+        case K_PYBOOL: return PyBool_FromLong(*(const uint8_t *)p);
+        }
+    }
+    return PyObject_Vectorcall(f->getter, &obj, 1, NULL);
+}
+
+static int field_set(PyObject *self, PyObject *obj, PyObject *value) {
+    Field *f = (Field *)self;
+    if (!value) {
+        PyErr_Format(PyExc_AttributeError, "cannot delete field '%U' of a @jit_class instance", f->name);
+        return -1;
+    }
+    const DirectField *d = direct_field(f, obj);
+    if (d) {
+        char *p = (char *)((JitObject *)obj)->native + d->offset;
+        if (d->kind == K_PYFLOAT && PyFloat_CheckExact(value)) {
+            *(double *)p = PyFloat_AS_DOUBLE(value);
+            return 0;
+        }
+        if (d->kind == K_PYBOOL && PyBool_Check(value)) {
+            *(uint8_t *)p = value == Py_True;
+            return 0;
+        }
+        if (d->kind == K_PYINT && PyLong_CheckExact(value)) {
+            int overflow = 0;
+            long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+            if (!overflow && !(v == -1 && PyErr_Occurred())) {
+                *(int64_t *)p = v;
+                return 0;
+            }
+            PyErr_Clear();
+        }
+    }
+    PyObject *args[2] = {obj, value};
+    PyObject *r = PyObject_Vectorcall(f->setter, args, 2, NULL);
+    if (!r) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+static PyMemberDef field_members[] = {
+    {"name", T_OBJECT, offsetof(Field, name), READONLY, "field name"},
+    {"getter", T_OBJECT, offsetof(Field, getter), READONLY, "compiled getter"},
+    {"setter", T_OBJECT, offsetof(Field, setter), READONLY, "compiled setter"},
+    {NULL}};
+
+static PyMethodDef field_methods[] = {
+    {"add_direct", (PyCFunction)field_add_direct, METH_VARARGS,
+     "add_direct(layout, offset_address, kind, typenum): read and write this Python scalar field in place"},
+    {NULL}};
+
+static PyTypeObject FieldType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "transpile._runtime.Field",
+    .tp_basicsize = sizeof(Field),
+    .tp_dealloc = (destructor)field_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A field of a @jit_class, read and written by compiled accessors.",
+    .tp_members = field_members,
+    .tp_methods = field_methods,
+    .tp_descr_get = field_get,
+    .tp_descr_set = field_set,
+    .tp_init = (initproc)field_init,
+    .tp_new = PyType_GenericNew,
+};
+
 /* ---- describe(obj): the type descriptor of one Python value ---------- */
+
+static int describe_list(PyObject *obj, PyObject *out, int depth);
 
 static int describe_into(PyObject *obj, PyObject *out, int depth) {
     if (depth > 16) {
@@ -143,6 +422,7 @@ static int describe_into(PyObject *obj, PyObject *out, int depth) {
     if (PyLong_CheckExact(obj)) { PUSH(K_PYINT); return 0; }
     if (PyFloat_CheckExact(obj)) { PUSH(K_PYFLOAT); return 0; }
     if (PyComplex_CheckExact(obj)) { PUSH(K_PYCOMPLEX); return 0; }
+    if (PyUnicode_CheckExact(obj)) { PUSH(K_STR); return 0; }
     if (PyArray_Check(obj)) {
         PyArrayObject *a = (PyArrayObject *)obj;
         const char *why = array_problem(a);
@@ -168,9 +448,67 @@ static int describe_into(PyObject *obj, PyObject *out, int depth) {
             if (describe_into(PyTuple_GET_ITEM(obj, i), out, depth + 1) < 0) return -1;
         return 0;
     }
+    if (PyList_CheckExact(obj)) return describe_list(obj, out, depth);
+    if (PyObject_TypeCheck(obj, &JitObjectType) && ((JitObject *)obj)->native) {
+        PUSH(K_INSTANCE);
+        PUSH(((JitObject *)obj)->layout);
+        return 0;
+    }
 #undef PUSH
     PyErr_Format(PyExc_TypeError, "values of type '%.200s' are not supported", Py_TYPE(obj)->tp_name);
     return -1;
+}
+
+/* A list: K_LIST, 0, then the tree every element matches.  Arrays in lists
+ * are described with any layout (A), and read-only when any of them is. */
+static int describe_list(PyObject *obj, PyObject *out, int depth) {
+    Py_ssize_t n = PyList_GET_SIZE(obj);
+    if (n == 0) {
+        PyErr_SetString(PyExc_TypeError, "an empty list has no element type for compiled code to specialize on");
+        return -1;
+    }
+    PyObject *first = NULL;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject *item = PyList_New(0);
+        if (!item || describe_into(PyList_GET_ITEM(obj, i), item, depth + 1) < 0) {
+            Py_XDECREF(item);
+            Py_XDECREF(first);
+            return -1;
+        }
+        int is_array = PyList_GET_SIZE(item) == 5 && PyLong_AsLong(PyList_GET_ITEM(item, 0)) == K_ARRAY;
+        if (is_array) PyList_SetItem(item, 3, PyLong_FromLong(LAYOUT_A));
+        if (!first) {
+            first = item;
+            continue;
+        }
+        int same = PyObject_RichCompareBool(first, item, Py_EQ);
+        if (same == 0 && is_array && PyList_GET_SIZE(first) == 5) {
+            /* arrays differing only in writability: read-only */
+            int eq = 1;
+            for (int k = 0; k < 4; ++k)
+                eq &= PyObject_RichCompareBool(PyList_GET_ITEM(first, k), PyList_GET_ITEM(item, k), Py_EQ) == 1;
+            if (eq) {
+                PyList_SetItem(first, 4, PyLong_FromLong(1));
+                same = 1;
+            }
+        }
+        Py_DECREF(item);
+        if (same != 1) {
+            Py_DECREF(first);
+            if (same == 0)
+                PyErr_SetString(PyExc_TypeError, "the elements of a list passed to compiled code must all have one "
+                                                 "type (CPython keeps each element's own type)");
+            return -1;
+        }
+    }
+    PyObject *head = Py_BuildValue("[ii]", K_LIST, 0);
+    Py_ssize_t end = PyList_GET_SIZE(out);
+    int rc = head ? PyList_SetSlice(out, end, end, head) : -1;
+    Py_XDECREF(head);
+    end = PyList_GET_SIZE(out);
+    if (rc == 0) rc = PyList_SetSlice(out, end, end, first);
+    Py_DECREF(first);
+    return rc;
 }
 
 static PyObject *describe(PyObject *mod, PyObject *obj) {
@@ -196,6 +534,7 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
     NEXT(node->kind);
     switch (node->kind) {
     case K_NONE: case K_PYBOOL: case K_PYINT: case K_PYFLOAT: case K_PYCOMPLEX: case K_OBJECT:
+    case K_STR:
         return 0;
     case K_NPSCALAR:
         NEXT(node->typenum);
@@ -208,11 +547,25 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
         NEXT(node->readonly);
         if (node->typenum < 0 || node->typenum >= NPY_NTYPES_LEGACY || !descr_of[node->typenum]) goto bad;
         return 0;
+    case K_INSTANCE:
+        NEXT(node->typenum);
+        if (node->typenum < 0 || node->typenum >= n_layouts) goto bad;
+        return 0;
     case K_TUPLE: {
         NEXT(node->n);
         for (int i = 0; i < node->n; ++i)
             if (parse_tree(flat, pos, nodes, count) < 0) return -1;
         return 0;
+    }
+    case K_LIST: {
+        NEXT(node->n);
+        node->elem = PyMem_Calloc(MAX_NODES, sizeof(Node));
+        if (!node->elem) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        int sub = 0;
+        return parse_tree(flat, pos, node->elem, &sub);
     }
     }
 #undef NEXT
@@ -222,6 +575,61 @@ bad:
 }
 
 /* ---- matching and unpacking ------------------------------------------ */
+
+/* Whether `obj` (a list element) matches the tree at nodes[*ni]: 1, 0, or -1
+ * with an exception set.  Arrays of layout A match any layout; read-only
+ * ones match writable ones too. */
+static int match_item(PyObject *obj, const Node *nodes, int *ni) {
+    const Node *node = &nodes[(*ni)++];
+    switch (node->kind) {
+    case K_NONE: return obj == Py_None;
+    case K_PYBOOL: return PyBool_Check(obj);
+    case K_PYFLOAT: return PyFloat_CheckExact(obj);
+    case K_PYCOMPLEX: return PyComplex_CheckExact(obj);
+    case K_PYINT: {
+        if (!PyLong_CheckExact(obj)) return 0;
+        int overflow = 0;
+        PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "Python int too large to convert to int64 (compiled code uses 64-bit integers)");
+            return -1;
+        }
+        return 1;
+    }
+    case K_NPSCALAR: return scalar_typenum(obj) == node->typenum;
+    case K_ARRAY: {
+        if (!PyArray_Check(obj)) return 0;
+        PyArrayObject *a = (PyArrayObject *)obj;
+        int t = PyArray_DESCR(a)->type_num;
+        if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != node->typenum) return 0;
+        if (PyArray_NDIM(a) != node->ndim || array_problem(a)) return 0;
+        if (!node->readonly && !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE)) return 0;
+        if (node->layout != LAYOUT_A && array_layout(a) != node->layout) return 0;
+        return 1;
+    }
+    case K_TUPLE: {
+        if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != node->n) return 0;
+        for (int i = 0; i < node->n; ++i) {
+            int r = match_item(PyTuple_GET_ITEM(obj, i), nodes, ni);
+            if (r != 1) return r;
+        }
+        return 1;
+    }
+    case K_LIST: {
+        if (!PyList_CheckExact(obj)) return 0;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
+            int ei = 0;
+            int r = match_item(PyList_GET_ITEM(obj, i), node->elem, &ei);
+            if (r != 1) return r;
+        }
+        return 1;
+    }
+    }
+    return 0;
+}
+
+static const tr_host HOST;
 
 /* Matches `obj` against the tree at nodes[*ni] and fills slots; returns 1
  * on a match, 0 otherwise, -1 with an exception set. */
@@ -250,6 +658,17 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
         if (!PyBool_Check(obj)) return 0;
         slots[(*si)++].b = obj == Py_True;
         return 1;
+    case K_STR: {
+        if (!PyUnicode_CheckExact(obj)) return 0;
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(obj, &len);
+        if (!text) return -1;
+        tr_str *st = (tr_str *)&slots[(*si)++];
+        st->data = text;
+        st->len = len;
+        st->buffer = NULL;
+        return 1;
+    }
     case K_PYCOMPLEX:
         if (!PyComplex_CheckExact(obj)) return 0;
         slots[*si].c[0] = PyComplex_RealAsDouble(obj);
@@ -287,12 +706,29 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
         in->owner = obj;
         return 1;
     }
+    case K_INSTANCE:
+        if (!PyObject_TypeCheck(obj, &JitObjectType) || ((JitObject *)obj)->layout != node->typenum ||
+            !((JitObject *)obj)->native)
+            return 0;
+        slots[(*si)++].p = ((JitObject *)obj)->native;
+        return 1;
     case K_TUPLE: {
         if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != node->n) return 0;
         for (int i = 0; i < node->n; ++i) {
             int r = unpack(PyTuple_GET_ITEM(obj, i), nodes, ni, slots, si);
             if (r != 1) return r;
         }
+        return 1;
+    }
+    case K_LIST: {
+        if (!PyList_CheckExact(obj) || node->n) return 0;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); ++i) {
+            int ei = 0;
+            int r = match_item(PyList_GET_ITEM(obj, i), node->elem, &ei);
+            if (r != 1) return r;
+        }
+        slots[*si].l.object = obj;
+        slots[(*si)++].l.host = &HOST;
         return 1;
     }
     }
@@ -374,6 +810,12 @@ static PyObject *box_array(const Node *node, tr_array_out *o) {
     return fresh;
 }
 
+static void release_str(tr_str *st) {
+    tr_buffer *b = st->buffer;
+    st->buffer = NULL;
+    if (b && __atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) == 0) b->release(b);
+}
+
 static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
     const Node *node = &nodes[(*ni)++];
     switch (node->kind) {
@@ -397,6 +839,21 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
         PyObject *o = *(PyObject **)slots[(*si)++];  /* a reference handed over */
         return o ? o : Py_NewRef(Py_None);
     }
+    case K_LIST: {
+        tr_list_slot *l = (tr_list_slot *)slots[(*si)++];  /* a reference handed over */
+        PyObject *o = (PyObject *)l->object;
+        l->object = NULL;
+        if (!o && !PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "compiled code returned no list");
+        return o;
+    }
+    case K_STR: {
+        tr_str *st = (tr_str *)slots[(*si)++];
+        PyObject *o = PyUnicode_DecodeUTF8(st->data, (Py_ssize_t)st->len, "surrogatepass");
+        release_str(st);
+        return o;
+    }
+    case K_INSTANCE:
+        return box_instance(*(tr_object **)slots[(*si)++], node->typenum);
     case K_TUPLE: {
         PyObject *t = PyTuple_New(node->n);
         if (!t) return NULL;
@@ -424,6 +881,16 @@ static void drop_results(const Node *nodes, int count, void *const *slots) {
         if (n->kind == K_OBJECT) {
             PyObject **o = (PyObject **)slots[si];
             Py_CLEAR(*o);
+        }
+        if (n->kind == K_LIST) {
+            tr_list_slot *l = (tr_list_slot *)slots[si];
+            Py_CLEAR(l->object);
+        }
+        if (n->kind == K_STR) release_str((tr_str *)slots[si]);
+        if (n->kind == K_INSTANCE) {
+            tr_object **o = (tr_object **)slots[si];
+            release_native(*o);
+            *o = NULL;
         }
         if (n->kind == K_ARRAY) {
             tr_array_out *o = (tr_array_out *)slots[si];
@@ -486,7 +953,22 @@ static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     case TR_ERR_AXIS: type = axis_error_type(); break;
     default: type = PyExc_RuntimeError; break;
     }
-    if (err->code == TR_ERR_ASSERTION && err->message[0] == 0)
+    if (err->code == TR_ERR_KEY) {
+        /* KeyError(key): the message is the key's repr, read back */
+        PyObject *key = NULL, *ast = PyImport_ImportModule("ast");
+        if (ast) key = PyObject_CallMethod(ast, "literal_eval", "s", err->message);
+        Py_XDECREF(ast);
+        if (!key) {
+            PyErr_Clear();
+            key = PyUnicode_FromString(err->message);
+        }
+        PyObject *exc = key ? PyObject_CallOneArg(PyExc_KeyError, key) : NULL;  /* a tuple key stays one arg */
+        if (exc) {
+            PyErr_SetObject(PyExc_KeyError, exc);
+            Py_DECREF(exc);
+        }
+        Py_XDECREF(key);
+    } else if (err->code == TR_ERR_ASSERTION && err->message[0] == 0)
         PyErr_SetNone(type);
     else
         PyErr_SetString(type, err->message);
@@ -558,6 +1040,10 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
                 resp[ri++] = &aouts[ai++];
             } else {
                 rslots[ri].c[0] = rslots[ri].c[1] = 0;
+                if (k == K_LIST) {
+                    rslots[ri].l.object = NULL;
+                    rslots[ri].l.host = &HOST;
+                }
                 resp[ri] = &rslots[ri];
                 ++ri;
             }
@@ -641,10 +1127,18 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
+/* A node array of MAX_NODES (unused ones zeroed) and its lists' element trees. */
+static void free_nodes(Node *nodes) {
+    if (!nodes) return;
+    for (int i = 0; i < MAX_NODES; ++i)
+        if (nodes[i].elem) free_nodes(nodes[i].elem);
+    PyMem_Free(nodes);
+}
+
 static void free_overloads(Dispatcher *self) {
     for (int i = 0; i < self->n_overloads; ++i) {
-        PyMem_Free(self->overloads[i].args);
-        PyMem_Free(self->overloads[i].res);
+        free_nodes(self->overloads[i].args);
+        free_nodes(self->overloads[i].res);
     }
     PyMem_Free(self->overloads);
     self->overloads = NULL;
@@ -687,18 +1181,18 @@ static Node *parse_desc(PyObject *flat, int *ntrees_out, int want_trees) {
     int count = 0, trees = 0;
     while (pos < PyTuple_GET_SIZE(flat)) {
         if (parse_tree(flat, &pos, nodes, &count) < 0) {
-            PyMem_Free(nodes);
+            free_nodes(nodes);
             return NULL;
         }
         ++trees;
     }
     if (want_trees >= 0 && trees != want_trees) {
-        PyMem_Free(nodes);
+        free_nodes(nodes);
         PyErr_SetString(PyExc_ValueError, "descriptor has the wrong number of values");
         return NULL;
     }
     if (count_leaves(nodes, count) > MAX_LEAVES) {
-        PyMem_Free(nodes);
+        free_nodes(nodes);
         PyErr_SetString(PyExc_TypeError, "more than 64 scalar or array values in one signature");
         return NULL;
     }
@@ -715,15 +1209,15 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     if (!a) return NULL;
     Node *r = parse_desc(resdesc, &nres, 1);
     if (!r) {
-        PyMem_Free(a);
+        free_nodes(a);
         return NULL;
     }
     if (self->n_overloads == self->cap_overloads) {
         int cap = self->cap_overloads ? 2 * self->cap_overloads : 4;
         Overload *grown = PyMem_Realloc(self->overloads, cap * sizeof(Overload));
         if (!grown) {
-            PyMem_Free(a);
-            PyMem_Free(r);
+            free_nodes(a);
+            free_nodes(r);
             return PyErr_NoMemory();
         }
         self->overloads = grown;
@@ -809,7 +1303,9 @@ static PyTypeObject DispatcherType = {
     .tp_repr = (reprfunc)dispatcher_repr,
     .tp_getattro = dispatcher_getattro,
     .tp_setattro = PyObject_GenericSetAttr,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    /* METHOD_DESCRIPTOR: obj.method(x) calls a Dispatcher in a class with
+     * (obj, x) directly, as for Python functions, with no bound method made. */
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
     .tp_doc = "A @jit function: calls its compiled specializations, compiling new ones on demand.",
     .tp_traverse = (traverseproc)dispatcher_traverse,
     .tp_clear = (inquiry)dispatcher_clear,
@@ -875,6 +1371,24 @@ static PyObject *box_value(tr_value *v) {
     }
     case TR_V_OBJECT:
         return Py_NewRef(v->object ? (PyObject *)v->object : Py_None);
+    case TR_V_STR:
+        return PyUnicode_DecodeUTF8(v->array.data, (Py_ssize_t)v->s.i, "surrogatepass");
+    case TR_V_INSTANCE: {
+        tr_object *o = (tr_object *)v->object;
+        v->object = NULL;
+        if (!o) Py_RETURN_NONE;
+        if (o->box) {
+            PyObject *b = Py_NewRef((PyObject *)o->box);
+            release_native(o);
+            return b;
+        }
+        int layout = layout_number_of_key(o->layout);
+        if (layout < 0) {
+            release_native(o);
+            return NULL;
+        }
+        return box_instance(o, layout);
+    }
     }
     PyErr_SetString(PyExc_SystemError, "bad value passed to fallback code");
     return NULL;
@@ -893,8 +1407,35 @@ static int conversion_failed(PyObject *obj, const tr_value *v, PyObject *where) 
  * expects (values with a @jit.typing type were checked on the Python side;
  * `where` names the user's line in errors). */
 static int unbox_value(PyObject *obj, tr_value *v, PyObject *where) {
+    if (v->kind == TR_V_STR) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_CheckExact(obj) ? PyUnicode_AsUTF8AndSize(obj, &len) : NULL;
+        if (!text) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%U: compiled code expects a str here, but fallback code produced a "
+                         "value of type '%.100s'", where, Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        v->array.data = (char *)text;
+        v->s.i = len;
+        v->object = Py_NewRef(obj);
+        return 0;
+    }
     if (v->kind == TR_V_OBJECT) {
         v->object = Py_NewRef(obj);
+        return 0;
+    }
+    if (v->kind == TR_V_INSTANCE) {
+        const char *expected = (const char *)v->object;
+        tr_object *o = PyObject_TypeCheck(obj, &JitObjectType) ? ((JitObject *)obj)->native : NULL;
+        if (!o || !expected || strcmp(o->layout, expected) != 0) {
+            PyErr_Format(PyExc_TypeError, "%U: compiled code expects a @jit_class instance with the layout %s here, "
+                         "but fallback code produced a value of type '%.100s'", where, expected ? expected : "?",
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        __atomic_fetch_add(&o->refcount, 1, __ATOMIC_RELAXED);
+        v->object = o;
         return 0;
     }
     if (v->kind == TR_V_ARRAY) {
@@ -999,6 +1540,7 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
             if (unbox_value(PyTuple_GET_ITEM(res, i), &outs[i], where) < 0) {
                 for (int j = 0; j < i; ++j)
                     if (outs[j].kind == TR_V_OBJECT || outs[j].kind == TR_V_ARRAY) Py_CLEAR(outs[j].object);
+                    else if (outs[j].kind == TR_V_INSTANCE) release_native((tr_object *)outs[j].object);
                 Py_DECREF(res);
                 return TR_ERR_PYTHON;
             }
@@ -1032,8 +1574,109 @@ static int host_truthy(void *object, int *out, tr_error *err) {
     return TR_OK;
 }
 
+/* ---- host services for compiled lists ---------------------------------- */
+
+static int64_t host_seq_size(void *seq) {
+    PyObject *o = (PyObject *)seq;
+    return PyList_Check(o) ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
+}
+
+static void *host_seq_item(void *seq, int64_t i) {
+    PyObject *o = (PyObject *)seq;
+    return PyList_Check(o) ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i);
+}
+
+static int host_unbox(void *object, tr_value *v) {
+    static PyObject *where = NULL;
+    if (!where) where = PyUnicode_FromString("a list element");
+    if (!where) return TR_ERR_PYTHON;
+    return unbox_value((PyObject *)object, v, where) < 0 ? TR_ERR_PYTHON : TR_OK;
+}
+
+/* Lists are written back also while an exception from fallback code is on
+ * its way out: it is kept aside meanwhile. */
+static void *host_box(tr_value *v) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyObject *r = box_value(v);
+    if (et) {
+        if (r) PyErr_Restore(et, ev, tb);
+        else { Py_XDECREF(et); Py_XDECREF(ev); Py_XDECREF(tb); }
+    }
+    return r;
+}
+
+static void *host_make_seq(int32_t is_list, int64_t n, void **items) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyObject *r = is_list ? PyList_New((Py_ssize_t)n) : PyTuple_New((Py_ssize_t)n);
+    for (int64_t i = 0; i < n; ++i) {
+        if (!r) Py_DECREF((PyObject *)items[i]);
+        else if (is_list) PyList_SET_ITEM(r, i, (PyObject *)items[i]);
+        else PyTuple_SET_ITEM(r, i, (PyObject *)items[i]);
+    }
+    if (et) {
+        if (r) PyErr_Restore(et, ev, tb);
+        else { Py_XDECREF(et); Py_XDECREF(ev); Py_XDECREF(tb); }
+    }
+    return r;
+}
+
+static int host_list_assign(void *list, void *items) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    int rc = PyList_SetSlice((PyObject *)list, 0, PY_SSIZE_T_MAX, (PyObject *)items);
+    if (et) {
+        if (rc == 0) PyErr_Restore(et, ev, tb);
+        else { Py_XDECREF(et); Py_XDECREF(ev); Py_XDECREF(tb); }
+    }
+    return rc < 0 ? TR_ERR_PYTHON : TR_OK;
+}
+
+/* make_container: a tuple (0), dict (2), set (3) or the one item (4) of
+ * boxed items. */
+static void *host_make_container(int32_t kind, int64_t n, tr_value *items) {
+    PyObject **objs = PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof(PyObject *));
+    PyObject *out = NULL;
+    int64_t made = 0;
+    if (!objs) {
+        PyErr_NoMemory();
+    } else {
+        for (; made < n; ++made)
+            if (!(objs[made] = box_value(&items[made]))) break;
+    }
+    if (objs && made == n) {
+        if (kind == 4) {
+            out = n == 1 ? Py_NewRef(objs[0]) : NULL;
+        } else if (kind == 0) {
+            out = PyTuple_New((Py_ssize_t)n);
+            for (int64_t i = 0; out && i < n; ++i) PyTuple_SET_ITEM(out, i, Py_NewRef(objs[i]));
+        } else {
+            out = kind == 3 ? PySet_New(NULL) : PyDict_New();
+            for (int64_t i = 0; out && i < n; i += kind == 3 ? 1 : 2) {
+                int rc = kind == 3 ? PySet_Add(out, objs[i]) : PyDict_SetItem(out, objs[i], objs[i + 1]);
+                if (rc < 0) Py_CLEAR(out);
+            }
+        }
+    }
+    /* array buffers of items never boxed are released by their capsules' absence: drop them */
+    for (int64_t i = made + (objs && made < n ? 1 : 0); i < n; ++i) {
+        if (items[i].kind == TR_V_ARRAY && items[i].array.buffer) {
+            tr_buffer *b = items[i].array.buffer;
+            if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) == 0) b->release(b);
+        }
+    }
+    for (int64_t i = 0; objs && i < made; ++i) Py_DECREF(objs[i]);
+    PyMem_Free(objs);
+    return out;
+}
+
 static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref, host_call_region, host_to_float64,
-                             host_truthy};
+                             host_truthy,
+                             /* members after this are named (helpers add theirs independently) */
+                             .make_container = host_make_container,
+                             .seq_size = host_seq_size, .seq_item = host_seq_item, .unbox = host_unbox,
+                             .box = host_box, .make_seq = host_make_seq, .list_assign = host_list_assign};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */
@@ -1051,6 +1694,8 @@ static PyObject *init_module(PyObject *mod, PyObject *args) {
 
 static PyMethodDef module_methods[] = {
     {"init_module", init_module, METH_VARARGS, "init_module(handle, regions_tuple) -> bool (module has regions)"},
+    {"register_layout", register_layout, METH_VARARGS,
+     "register_layout(cls, key) -> number: a field layout of @jit_class cls"},
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},
@@ -1063,11 +1708,16 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_runtime",
 PyMODINIT_FUNC PyInit__runtime(void) {
     import_array();
     if (init_tables() < 0) return NULL;
-    if (PyType_Ready(&DispatcherType) < 0) return NULL;
+    if (PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&JitObjectType) < 0 || PyType_Ready(&FieldType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
     Py_INCREF(&DispatcherType);
     if (PyModule_AddObject(m, "Dispatcher", (PyObject *)&DispatcherType) < 0) return NULL;
+    Py_INCREF(&JitObjectType);
+    if (PyModule_AddObject(m, "JitObject", (PyObject *)&JitObjectType) < 0) return NULL;
+    Py_INCREF(&FieldType);
+    if (PyModule_AddObject(m, "Field", (PyObject *)&FieldType) < 0) return NULL;
     PyModule_AddIntConstant(m, "ABI_VERSION", TR_ABI_VERSION);
     PyModule_AddIntConstant(m, "MAX_NDIM", TR_MAX_NDIM);
     return m;

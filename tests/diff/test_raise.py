@@ -1,0 +1,51 @@
+"""raise statements in compiled code against CPython: the same exception
+type and message."""
+import pytest
+
+from ._support import jit
+
+from transpile import TranspileFallbackWarning
+
+
+@jit
+def checked_sqrt(x, mode):
+    if mode == 1:
+        raise ZeroDivisionError("mode 1 divides by zero")
+    if x < 0.0:
+        raise ValueError("x must be non-negative (100% \"sure\")")
+    if mode > 3:
+        raise IndexError
+    if mode == 3:
+        raise NotImplementedError("mode 3")
+    return x ** 0.5
+
+
+@pytest.mark.parametrize("x, mode", [(4.0, 0), (4.0, 1), (-1.0, 0), (1.0, 5), (1.0, 3)])
+def test_raise_matches_cpython(check, x, mode):
+    try:
+        expected = checked_sqrt.py_func(x, mode)
+    except Exception as exc:  # noqa: BLE001
+        with pytest.raises(type(exc)) as info:
+            checked_sqrt(x, mode)
+        assert str(info.value) == str(exc)
+        return
+    assert checked_sqrt(x, mode) == expected
+
+
+class Custom(Exception):
+    pass
+
+
+def test_other_exceptions_run_as_python():
+    from transpile import jit as plain_jit
+
+    def f(x):
+        if x > 1:
+            raise Custom(f"too big: {x}")
+        return x
+
+    g = plain_jit(f)
+    with pytest.warns(TranspileFallbackWarning, match="raising Custom"):
+        assert g(1) == 1
+    with pytest.raises(Custom, match="too big: 2"):
+        g(2)
