@@ -87,7 +87,7 @@ def annotated_2d(n):
 
 @jit
 def annotated_name(n):
-    x = sum([n, 0.5])  # @jit.typing: () -> {DT}
+    x = statistics.fmean([n, n]) + 0.5  # @jit.typing: () -> {DT}
     return x
 
 
@@ -111,14 +111,14 @@ def mismatched(n):
 
 @jit
 def malformed(n):
-    x = [n]  # @jit.typing: float32
+    x = statistics.fmean([n])  # @jit.typing: float32
     return n
 
 
 @jit
 def raises_inside(a):
     s = a.sum()
-    d = {"a": 1}
+    d = dict(a=1)  # dict(**kw) is not compiled: d is a Python object
     return s + d["missing"]
 
 
@@ -137,7 +137,7 @@ def any_bad_conversion(n):
 @jit
 def reads_global_live(x):
     g = SCALE * 1
-    y = [SCALE][0]
+    y = statistics.fmean([SCALE])
     return x * g + y
 
 
@@ -167,8 +167,8 @@ def neighbours(a):
 
 @jit
 def fullgraph_many(a):
-    xs = [1, 2]
+    xs = lambda: 1  # noqa: E731
     with open(__file__) as f:
         pass
-    d = {1: 2}
+    d = {1: 2}.popitem()
     return a

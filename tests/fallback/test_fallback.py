@@ -39,7 +39,7 @@ def test_fallback_inside_a_compiled_loop():
     assert got == ff.median_loop.py_func(a, 6)
     records = ff.median_loop.fallbacks()
     assert [r["line"] for r in records] == [line_of(ff.median_loop, "statistics.median")]
-    assert "list display" in records[0]["reason"]
+    assert "list" in records[0]["reason"]  # a list of np.float64 and float items: CPython keeps both types
 
 
 @pytest.mark.parametrize("flag", [3, -2])
@@ -143,7 +143,7 @@ def test_warning_lists_exactly_the_fallen_back_lines():
         b = a * 2
         c = sorted(b.tolist())
         d = b.sum()
-        e = {"x": d}
+        e = {"x": d}.popitem()
         return d + 1.0
 
     with pytest.warns(TranspileFallbackWarning) as record:
@@ -170,8 +170,8 @@ def test_fullgraph_reports_every_construct_with_its_line():
     with pytest.raises(UnsupportedSyntaxError) as info:
         strict(np.ones(2))
     msg = str(info.value)
-    for text, construct in [("xs = [1, 2]", "list display"), ("with open", "with statement"),
-                            ("d = {1: 2}", "dict display")]:
+    for text, construct in [("xs = lambda: 1", "lambda"), ("with open", "with statement"),
+                            ("d = {1: 2}.popitem()", "popitem")]:
         assert f"{FILE}:{line_of(ff.fullgraph_many, text)}:" in msg
         assert construct in msg
     assert len(info.value.errors) == 3
@@ -183,4 +183,4 @@ def test_fullgraph_for_unsupported_calls_and_arguments():
     with pytest.raises(UnsupportedSyntaxError, match=rf"{FILE}:{line_of(ff.median_loop, 'statistics.median')}:"):
         strict(np.arange(3.0), 3)
     with pytest.raises(TypeError, match="argument 'a'"):
-        strict([1.0], 1)
+        strict(object(), 1)
