@@ -232,3 +232,9 @@ def grid_sum(n, m):
     g.fill(2.0)
     g.cells[0, 0] = 5.0
     return g.neighbours(1, 1), g.label, g.shape, g
+
+
+@jit
+def kinds(v, s, x, a):
+    return isinstance(v, Vec), isinstance(s, Shape), isinstance(s, Square), isinstance(x, (int, float)), \
+        isinstance(a, np.ndarray), isinstance(x, Vec)

@@ -282,3 +282,11 @@ def test_fullgraph_class_reports_fallback_statements():
     assert s.x == 2.0
     with pytest.raises(UnsupportedSyntaxError, match="print"):
         s.show()
+
+
+def test_isinstance_in_compiled_code():
+    args = (1.0, 2.0)
+    got = J.kinds(J.Vec(*args), J.Square(2.0), 3, np.zeros(2))
+    want = P.kinds(P.Vec(*args), P.Square(2.0), 3, np.zeros(2))
+    same(got, want)
+    assert J.kinds.fallbacks() == []

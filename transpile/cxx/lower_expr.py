@@ -183,6 +183,8 @@ class ExprLowerer:
 
     def x_TupleExpr(self, node: h.TupleExpr) -> CExpr:
         t = self.type_of(node)
+        if isinstance(t, T.CompileTimeValue):  # classes for isinstance(), read while compiling
+            return CExpr("tr::none_t{}")
         items = [self.convert(self.expr(e), self.type_of(e), it) for e, it in zip(node.elts, t.items)]
         if sum(not _simple_code(i) for i in items) > 1:
             # Braces make C++ evaluate the items left to right, as Python does.
@@ -196,6 +198,8 @@ class ExprLowerer:
             return self.constant(self.tf.consts[node], self.type_of(node))
         if node in self.tf.calls:  # a property of a @jit_class
             return self.call_jit(node, self.tf.calls[node][1], self.tf.calls[node][2])
+        if isinstance(self.type_of(node), T.CompileTimeValue):  # np.ndarray for isinstance()
+            return CExpr("tr::none_t{}")
         base_t = self.type_of(node.value)
         if isinstance(base_t, T.Instance):
             return CExpr(self.field_ref(node))

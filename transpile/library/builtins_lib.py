@@ -248,6 +248,39 @@ def _any_all(which):
     return infer, lower
 
 
+def _python_class(t):
+    """The Python class of every value of type t (None when it is not one class)."""
+    import numpy as np
+
+    if isinstance(t, T.Instance):
+        return t.cls.cls
+    if isinstance(t, T.Scalar):
+        return {"bool": bool, "int64": int, "float64": float, "complex128": complex}[t.dtype] if t.weak \
+            else np.dtype(t.dtype).type
+    if isinstance(t, T.Array):
+        return np.ndarray
+    if isinstance(t, T.Tuple):
+        return tuple
+    return type(None) if t == T.NONE else None
+
+
+def _isinstance(site):
+    """isinstance(x, C): decided while compiling, since x's type is known."""
+    site.check_arity(2, 2)
+    classes = site.const_arg(1, None)
+    cls = _python_class(site.args[0])
+    if classes is NOT_CONST or cls is None:
+        raise site.error(f"isinstance() of {site.args[0]} against a class not known while compiling")
+    try:
+        return T.BOOL, bool(issubclass(cls, classes))
+    except TypeError as exc:
+        raise site.error(f"isinstance(): {exc}") from None
+
+
+def _isinstance_lower(ls):
+    return CExpr(f"((void)({ls.args[0].code}), {'true' if ls.site_info else 'false'})")
+
+
 def _entry(name, infer, lower, *headers):
     return Entry(name, infer, lower, tuple(headers) or (H_BUILTINS,))
 
@@ -257,6 +290,7 @@ register(prange, _entry("prange", _range, _iter_only))  # transpile.prange: a pa
 register(builtins.enumerate, _entry("enumerate", _enumerate, _iter_only))
 register(builtins.zip, _entry("zip", _zip, _iter_only))
 register(builtins.len, _entry("len", _len, _len_lower))
+register(builtins.isinstance, _entry("isinstance", _isinstance, _isinstance_lower))
 register(builtins.abs, _entry("abs", _abs, _abs_lower, H_BUILTINS, "transpile_rt/numpy/ufunc.hpp"))
 register(builtins.min, _entry("min", *_minmax("min"), H_BUILTINS, H_ITER))
 register(builtins.max, _entry("max", *_minmax("max"), H_BUILTINS, H_ITER))

@@ -781,6 +781,9 @@ class FunctionTyper:
         items = [self.expr(e) for e in node.elts]
         if any(t is None for t in items):
             return None
+        if items and all(isinstance(t, T.CompileTimeValue) for t in items):
+            # (int, float) for isinstance(): a value only library calls read
+            return T.CompileTimeValue(tuple(t.value for t in items))
         for e, t in zip(node.elts, items):
             if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.IterTools, T.DictView)):
                 raise self.error(e, f"cannot put {t} in a tuple in compiled code")
