@@ -14,11 +14,11 @@ Numba's @jitclass is measured on the same code when Numba is installed.
 from __future__ import annotations
 
 import statistics
-import time
 import timeit
 
 import numpy as np
 
+from timing import median_time
 from transpile import jit, jit_class
 
 N = 1_000_000
@@ -62,15 +62,6 @@ def add(a, b):
     return a + b
 
 
-def median_time(fn, *args, repeat=9):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def per_call_ns(stmt: str, env: dict, number=200_000, repeat=9) -> float:
     return statistics.median(timeit.repeat(stmt, globals=env, number=number, repeat=repeat)) / number * 1e9
 
@@ -85,8 +76,8 @@ def main():
     jit_function_loop(xs, 0.5)
 
     print(f"1. {N:,} method calls from a @jit loop (median of 9)")
-    t_method = median_time(lambda: jit_method_loop(JStats(0.5), xs))
-    t_function = median_time(jit_function_loop, xs, 0.5)
+    t_method = median_time(lambda: jit_method_loop(JStats(0.5), xs), repeat=9)
+    t_function = median_time(jit_function_loop, xs, 0.5, repeat=9)
     print(f"   method:   {t_method * 1e3:8.2f} ms")
     print(f"   function: {t_function * 1e3:8.2f} ms   method/function = {t_method / t_function:.2f}")
 

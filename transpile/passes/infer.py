@@ -850,10 +850,10 @@ class FunctionTyper:
     def e_Call(self, node: h.Call):
         func = node.func
         if isinstance(func, h.Name) and func.id in self.local_defs:
-            args = [self.number(a, self.expr(a)) for a in node.args]
-            kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
-            if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+            typed = self.call_arguments(node)
+            if typed is None:
                 return None
+            args, kwargs = typed
             return self.call_closure(node, self.local_defs[func.id][1], args, kwargs)
         if isinstance(func, h.Name) and func.id == "super" and func.id not in self.locals \
                 and self.global_value("super") is builtins.super:
@@ -864,10 +864,10 @@ class FunctionTyper:
                 return None
             if isinstance(recv, T.Instance) or (isinstance(recv, T.CompileTimeValue)
                                                 and isinstance(recv.value, classes.SuperRef)):
-                args = [self.number(a, self.expr(a)) for a in node.args]
-                kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
-                if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+                typed = self.call_arguments(node)
+                if typed is None:
                     return None
+                args, kwargs = typed
                 if isinstance(recv, T.Instance):
                     return classes.method_call(self, node, recv, args, kwargs)
                 return classes.super_call(self, node, recv.value, args, kwargs)
@@ -879,10 +879,10 @@ class FunctionTyper:
                 entry = lookup_method(recv, func.attr)
                 if entry is None:
                     raise self.error(func, f"'{recv}' has no method '{func.attr}' in compiled code")
-                args = [recv] + [self.number(a, self.expr(a)) for a in node.args]
-                kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
-                if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+                typed = self.call_arguments(node)
+                if typed is None:
                     return None
+                args, kwargs = [recv] + typed[0], typed[1]
                 return self.run_entry(node, entry, args, kwargs, [func.value] + list(node.args),
                                       {k.name: k.value for k in node.keywords}, f"{func.attr}")
         callee_t = self.expr(func)
@@ -893,10 +893,10 @@ class FunctionTyper:
                                          node.loc)
         if isinstance(callee_t, T.CompileTimeValue) and id(callee_t.value) in lists._promoting():
             self.promote_ok = getattr(self, "promote_ok", set()) | {a for a in node.args if isinstance(a, h.ListExpr)}
-        args = [self.number(a, self.expr(a)) for a in node.args]
-        kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
-        if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+        typed = self.call_arguments(node)
+        if typed is None:
             return None
+        args, kwargs = typed
         if isinstance(callee_t, T.Instance):
             return classes.call_instance(self, node, callee_t, args, kwargs)
         if isinstance(callee_t, T.CompileTimeValue) and classes.info_of(callee_t.value) is not None:
@@ -914,6 +914,14 @@ class FunctionTyper:
             return self.call_jit(node, target, pyfunc, args, kwargs)
         return self.call_entry(node, target, args, kwargs, list(node.args),
                                {k.name: k.value for k in node.keywords})
+
+    def call_arguments(self, node: h.Call):
+        """Types of a call's positional and keyword arguments, or None while one is unknown."""
+        args = [self.number(a, self.expr(a)) for a in node.args]
+        kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
+        if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+            return None
+        return args, kwargs
 
     def call_entry(self, node, target, args, kwargs, arg_nodes, kw_nodes):
         entry = lookup_callable(target)
