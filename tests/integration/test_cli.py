@@ -181,7 +181,7 @@ def test_signatures_from_annotations(tmp_path):
         def a(x: "float64[:, :]", n: int, m: "np.float32", t: "tuple[int, float]"): pass
         def b(x, n): pass
         def c(x: "float64[::1]", n): pass
-        def d(x: "list[int]"): pass
+        def d(x: "frozenset[int]"): pass
         def e(): pass
     '''))
     sys.path.insert(0, str(tmp_path))
