@@ -277,6 +277,33 @@ register(np.eye, Entry("numpy.eye", _eye_infer, _eye_lower, (H_CREATE,)))
 register(np.identity, Entry("numpy.identity", _eye_infer, _eye_lower, (H_CREATE,)))
 
 
+def _result_type_infer(site):
+    """np.result_type(arrays, scalars, dtypes): a dtype known while compiling."""
+    site.check_arity(1, 64)
+    operands = []
+    for i, t in enumerate(site.args):
+        if isinstance(t, T.Array):
+            operands.append(np.dtype(t.dtype))
+        elif isinstance(t, T.Scalar):  # Python scalars are weak (NEP 50), as NumPy treats them
+            operands.append({"bool": False, "int64": 0, "float64": 0.0, "complex128": 0j}[t.dtype] if t.weak
+                            else np.dtype(t.dtype))
+        elif isinstance(t, T.DType):
+            operands.append(np.dtype(t.dtype))
+        else:
+            value = site.const(site.arg_nodes[i])
+            try:
+                operands.append(np.dtype(value))
+            except TypeError:
+                raise site.error(f"np.result_type() of {t} is not supported in compiled code") from None
+    name = np.result_type(*operands).name
+    if name not in T.DTYPES:
+        raise site.error(f"dtype {name} is not supported in compiled code")
+    return T.DType(name), None
+
+
+register(np.result_type, Entry("numpy.result_type", _result_type_infer, lambda ls: CExpr("tr::none_t{}")))
+
+
 # ---- reductions --------------------------------------------------------------
 
 def _reduce_dtype(fn, dtype: str) -> str:

@@ -1,0 +1,36 @@
+"""Differential tests: np.eye, np.identity and np.result_type (added for the
+corpus, issue 7)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ._support import check_items, jit
+
+
+@jit
+def eyes(n, m, k):
+    return (np.eye(n), np.eye(n, m), np.eye(n, k=k), np.eye(n, m, k, dtype=np.int64), np.identity(n),
+            np.eye(n, None), np.eye(N=n, M=m, k=-k, dtype=bool), np.identity(n, dtype=np.float32),
+            np.eye(n, dtype=int))
+
+
+@pytest.mark.parametrize("n, m, k", [(3, 4, 1), (4, 2, 2), (0, 3, 0), (2, 2, 5), (-1, 2, 0)])
+def test_eye_identity(check, n, m, k):
+    check_items(check, eyes, n, m, k)  # n = -1: ValueError from both
+
+
+@jit
+def result_types(a, b, x, y):
+    return (np.zeros(2, dtype=np.result_type(a, b)), np.zeros(3, np.result_type(a, 1.0)),
+            np.ones(1, dtype=np.result_type(b, x)), np.zeros(1, dtype=np.result_type(a, np.float32)),
+            np.zeros(1, dtype=np.result_type(y, a.dtype)), np.zeros(1, dtype=np.result_type(a, b, np.int8)))
+
+
+@pytest.mark.parametrize("args", [
+    (np.ones(2, np.float32), np.ones(2, np.int64), 2.0, np.int16(3)),
+    (np.ones(2, np.int8), np.ones(2, np.uint8), 2, np.float32(1)),
+    (np.ones((2, 2), np.float32), np.ones(2, np.float32), True, 1j),
+], ids=["f32-i64", "i8-u8", "f32-f32"])
+def test_result_type(check, args):
+    check_items(check, result_types, *args)
