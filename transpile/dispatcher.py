@@ -251,6 +251,7 @@ class JitFunction:
                 "arg_types": [str(t) for t in arg_types],
                 "return_type": str(tr.return_type),
                 "arg_desc": _flat_descriptor(arg_types),
+                "arg_types_ser": [T.serialize(t) for t in arg_types],
                 "result_desc": _flat_descriptor([tr.return_type]),
                 "result_type_ser": T.serialize(tr.return_type),
                 "layouts": [T.serialize(t) for t in tr.layouts],

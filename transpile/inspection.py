@@ -58,12 +58,16 @@ def known_signatures(impl, path: Path, cached: list | None = None) -> list[tuple
                 pass
     if cached:
         for meta in cached:
-            if meta.get("function") == f"{fn.__module__}.{fn.__qualname__}" and meta.get("arg_desc") is not None \
-                    and os.path.realpath(meta.get("source_file") or "") == os.path.realpath(path):
-                try:
+            if meta.get("function") != f"{fn.__module__}.{fn.__qualname__}" or \
+                    os.path.realpath(meta.get("source_file") or "") != os.path.realpath(path):
+                continue
+            try:
+                if meta.get("arg_types_ser") is not None:  # @jit_class instances have no fixed descriptor
+                    sigs.append(tuple(T.deserialize(t) for t in meta["arg_types_ser"]))
+                elif meta.get("arg_desc") is not None:
                     sigs.append(tuple(T.from_descriptor(tuple(meta["arg_desc"]))))
-                except (ValueError, KeyError, IndexError):
-                    pass
+            except (ValueError, KeyError, IndexError, LookupError):
+                pass
     return list(dict.fromkeys(sigs))
 
 

@@ -290,3 +290,14 @@ def test_isinstance_in_compiled_code():
     want = P.kinds(P.Vec(*args), P.Square(2.0), 3, np.zeros(2))
     same(got, want)
     assert J.kinds.fallbacks() == []
+
+
+def test_transpile_show_of_a_method():
+    """`transpile show file.py:Class.method` prints the C++ of each cached
+    specialization: the layout's struct and the method's body."""
+    from transpile.inspection import show
+
+    J.Counter(3).tick()
+    text = show(f"{J.__file__}:Counter.tick")
+    assert "struct L_Counter_" in text and "self->count = " in text
+    assert "// " + J.__file__.rsplit("/", 1)[-1] + ":" in text
