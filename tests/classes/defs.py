@@ -33,6 +33,7 @@ class Particles:
 class Counter:
     start = 10
     limits = (0, 100)
+    weights = np.array([0.5, 1.0, 2.0, 4.0])  # an array class attribute: frozen, read-only
 
     def __init__(self, step):
         self.count = self.start
@@ -60,6 +61,9 @@ class Counter:
 
     def scaled(self, k):
         return self.scale(self.count, k) + Counter.scale(1, k)
+
+    def weighted(self):
+        return (self.history * self.weights).sum() + Counter.weights[0]
 
 
 @jit_class

@@ -82,6 +82,8 @@ def test_fields_methods_properties_static_methods_class_attributes():
     same(J.Counter.scale(2.5, 2), P.Counter.scale(2.5, 2))
     same(c.ticks(3), r.ticks(3))
     same(c.limits, r.limits)
+    same(c.weighted(), r.weighted())
+    same(J.Counter.weights, P.Counter.weights)
 
 
 def test_operators_and_instances_made_in_compiled_code():
