@@ -123,7 +123,7 @@ def jit_class(cls=None, **options):
     if isinstance(cls, JitClassMeta):
         return cls  # a subclass of a @jit_class already is one
     if type(cls) is not type:
-        raise TypeError(f"@jit_class {cls.__qualname__}: its metaclass {type(cls).__qualname__} cannot be "
+        raise TypeError(f"{_where(cls.__dict__)}@jit_class {cls.__qualname__}: its metaclass {type(cls).__qualname__} cannot be "
                         "compiled; only classes made by `class` with the default metaclass can")
     cell = types.CellType()
     ns = {k: _with_class_cell(v, cell) for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
@@ -172,7 +172,7 @@ class JitClassMeta(type):
         for b in bases:
             if b is not _runtime.JitObject and info_of(b) is None:
                 what = "builtin type" if b.__module__ == "builtins" else "class"
-                raise TypeError(f"@jit_class {qualname}: base {what} {b.__qualname__} cannot be compiled; a "
+                raise TypeError(f"{_where(ns)}@jit_class {qualname}: base {what} {b.__qualname__} cannot be compiled; a "
                                 "@jit_class may only derive from object or from other @jit_classes")
         slots = ns.pop("__slots__", None)
         if isinstance(slots, str):
@@ -229,6 +229,15 @@ class JitClassMeta(type):
         info.init = info.lookup("__init__")[1] or _empty_init
         cls.__jit_construct__ = _constructor(info)
         return cls
+
+
+def _where(ns) -> str:
+    """'file.py:LINE: ' of a class body, from its first method (for errors at decoration)."""
+    for value in ns.values():
+        code = getattr(getattr(value, "__func__", value), "__code__", None)
+        if code is not None:
+            return f"{code.co_filename}:{code.co_firstlineno}: "
+    return ""
 
 
 def _compiled(jit, fn, options):
