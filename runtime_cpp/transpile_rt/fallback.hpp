@@ -5,6 +5,7 @@
 #pragma once
 #include <tuple>
 #include "array.hpp"
+#include "optional.hpp"
 
 namespace tr {
 
@@ -131,6 +132,12 @@ inline tr_value box(const none_t &, bool = false) {
     out.kind = TR_V_NONE;
     out.object = nullptr;
     return out;
+}
+
+// None or a value (passes/optional.py).
+template <class T> inline tr_value box(const Optional<T> &o, bool weak = false) {
+    if (!o.has) return box(none_t{});
+    return box(o.value, weak);
 }
 
 // ---- values out of a region ---------------------------------------------

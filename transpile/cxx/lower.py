@@ -19,7 +19,7 @@ from .names import local_name, symbol
 from .types import ctype, literal
 
 BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
-                "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
+                "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp", "transpile_rt/optional.hpp"]
 
 
 class ModuleLowerer:
@@ -156,6 +156,10 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
 
         out.append(f"tr::to_result(results[{counter[0]}], {to_py(t, expr)});")
         counter[0] += 1
+    elif isinstance(t, T.Optional):  # a flag slot, then the value's slots (filled when it is not None)
+        from .lower_optional import store_result
+
+        store_result(t, expr, counter, out, _store)
     elif t != T.NONE:
         out.append(f"tr::to_result(results[{counter[0]}], {expr});")
         counter[0] += 1
@@ -240,9 +244,12 @@ class FunctionLowerer(DictLowering, ListLowering, ExprLowerer):
                   else f"{ctype(t)} {self.var(n)}" for n, t in zip(tf.params, tf.arg_types)]
         locals_ = [f"{ctype(t)} {self.var(n)}{{}};" for n, t in sorted(tf.var_types.items())
                    if n not in tf.params]
+        from .lower_optional import widened_params
+
+        widened_params(self, params, locals_)
         self.dict_headers()
         self.block(self.fn.body)
-        if tf.return_type == T.NONE:
+        if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional):
             self.emit("return tr::none_t{};")
         elif not (self.fn.body and isinstance(self.fn.body[-1], h.Return)):
             self.emit('tr::raise(TR_ERR_RUNTIME, "%s", "compiled function reached its end without returning a '
@@ -415,11 +422,16 @@ class FunctionLowerer(DictLowering, ListLowering, ExprLowerer):
         value = self.expr(s.value)
         if isinstance(target, (h.Name, h.Attribute)):
             name = self.var(target.id) if isinstance(target, h.Name) else self.field_ref(target)
-            if isinstance(tt, T.Array):
-                expr = self.binop(s.op, ops, CExpr(name), tt, value, vt)
-                self.emit(f"tr::assign({name}, {expr.code});")
+            cur, cur_t = CExpr(name), tt
+            if isinstance(target, h.Name) and isinstance(self.tf.var_types[target.id], T.Optional):
+                from .lower_optional import coerced  # checked: None += 1 raises CPython's TypeError
+
+                cur, tt = coerced(self, target, cur) or cur, self.tf.var_types[target.id]
+            if isinstance(cur_t, T.Array):
+                expr = self.binop(s.op, ops, cur, cur_t, value, vt)
+                self.emit(f"tr::assign({cur.code}, {expr.code});")
             else:
-                expr = self.binop(s.op, ops, CExpr(name), tt, value, vt)
+                expr = self.binop(s.op, ops, cur, cur_t, value, vt)
                 self.emit(f"{name} = {self.convert(expr, ops.result, tt)};")
             return
         info = self.tf.subscripts[target]

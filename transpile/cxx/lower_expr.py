@@ -28,6 +28,11 @@ class ExprLowerer:
         method = getattr(self, "x_" + type(node).__name__)
         out = method(node)
         if node in self.tf.coerce:  # a Python object from fallback code meets typed code
+            from .lower_optional import coerced
+
+            unwrapped = coerced(self, node, out)
+            if unwrapped is not None:  # a value that may be None, where a value is needed
+                return unwrapped
             return CExpr(f"tr::to_float({out.code}, {self.where(node)})")
         return out
 
@@ -35,7 +40,10 @@ class ExprLowerer:
         return '"' + f"{node.loc.filename.rsplit('/', 1)[-1]}:{node.loc.line}" + '"'
 
     def type_of(self, node) -> T.Type:
-        return self.tf.types[node]
+        t = self.tf.types[node]
+        if isinstance(t, T.Optional) and node in self.tf.coerce:  # unwrapped where a value is needed
+            return t.inner
+        return t
 
     # ---- leaves ----------------------------------------------------------
 
@@ -156,6 +164,10 @@ class ExprLowerer:
         return CExpr("([&]() -> bool { " + " ".join(body) + " }())")
 
     def compare_one(self, op, ops, a, at, b, bt) -> CExpr:
+        from .lower_optional import OptCompare, compare
+
+        if isinstance(ops, OptCompare):  # one side may be None
+            return compare(self, op, ops, a, at, b, bt)
         if op in ("is", "is not"):
             same = at == bt  # only None comparisons reach here
             return CExpr("true" if same == (op == "is") else "false")

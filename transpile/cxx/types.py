@@ -36,6 +36,8 @@ def ctype(t: T.Type) -> str:
         return f"tr::Dict<{ctype(t.key)}, {ctype(t.value)}>"
     if isinstance(t, T.Set):
         return f"tr::Set<{ctype(t.elt)}>"
+    if isinstance(t, T.Optional):
+        return f"tr::Optional<{ctype(t.inner)}>"
     if t == T.UNKNOWN:
         return "tr::none_t"
     if t == T.NONE:

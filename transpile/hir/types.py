@@ -117,6 +117,18 @@ NONE = NoneType()
 
 
 @dataclass(frozen=True, repr=False)
+class Optional(Type):
+    """None or a value of `inner` (a variable assigned None on one path and a
+    value on another; a function returning None on some paths).  C++:
+    tr::Optional<T> (passes/optional.py; runtime_cpp/transpile_rt/optional.hpp)."""
+
+    inner: Type
+
+    def spell(self) -> str:
+        return f"Optional[{self.inner.spell()}]"
+
+
+@dataclass(frozen=True, repr=False)
 class AnyType(Type):
     """A value produced by fallback code whose type is not known: held as a
     Python object, converted to float64 where typed code meets it."""
@@ -286,12 +298,16 @@ def cache_text(t: Type) -> str:
         return f"{t.cls.identity}{{{inner}}}"
     if isinstance(t, Tuple):
         return f"tuple[{', '.join(cache_text(i) for i in t.items)}]"
+    if isinstance(t, Optional):
+        return f"Optional[{cache_text(t.inner)}]"
     return t.spell()
 
 
 def mentions_instance(t: Type) -> bool:
     if isinstance(t, Tuple):
         return any(mentions_instance(i) for i in t.items)
+    if isinstance(t, Optional):
+        return mentions_instance(t.inner)
     return isinstance(t, Instance)
 
 
@@ -315,6 +331,8 @@ def serialize(t: Type):
         return ["set", serialize(t.elt)]
     if t == UNKNOWN:
         return ["unknown"]
+    if isinstance(t, Optional):
+        return ["optional", serialize(t.inner)]
     if t == NONE:
         return ["none"]
     if t == ANY:
@@ -345,6 +363,8 @@ def deserialize(data) -> Type:
         return Set(deserialize(data[1]))
     if kind == "unknown":
         return UNKNOWN
+    if kind == "optional":
+        return Optional(deserialize(data[1]))
     return NONE if kind == "none" else ANY
 
 
@@ -376,6 +396,7 @@ K_NONE, K_PYBOOL, K_PYINT, K_PYFLOAT, K_PYCOMPLEX, K_NPSCALAR, K_ARRAY, K_TUPLE,
 K_LIST = 9  # then 0 (1: a tuple of any length, results only) and the element's tree
 K_INSTANCE = 10  # followed by the layout's number in this process (transpile.classes registers layouts)
 K_DICT, K_SET, K_STR = 11, 12, 13  # dicts and sets cross as K_OBJECT results (built through the host table)
+K_OPTIONAL = 14  # results only: a flag slot (uint8), then the value's tree (its slots filled when the flag is set)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
 
@@ -419,6 +440,8 @@ def from_descriptor(desc: tuple) -> list[Type]:
             frozen = bool(desc[pos])
             pos += 1
             return List(tree(), frozen)
+        if kind == K_OPTIONAL:
+            return Optional(tree())
         if kind == K_INSTANCE:
             from ..classes import layout_type
 
@@ -453,6 +476,8 @@ def to_descriptor(t: Type) -> tuple:
         return out
     if isinstance(t, List):
         return (K_LIST, int(t.frozen)) + to_descriptor(INT if t.elem is None else t.elem)
+    if isinstance(t, Optional):
+        return (K_OPTIONAL,) + to_descriptor(t.inner)
     if isinstance(t, Instance):
         from ..classes import layout_id
 

@@ -41,6 +41,8 @@ def _method_lower(ls):
     if name in ("keys", "values", "items"):
         return CExpr(r)
     key = lw.convert(args[0], types[0], recv.key) if args else None
+    if name == "get" and isinstance(ls.result, T.Optional):  # None or the value
+        return CExpr(f"tr::get_optional({r}, {key})")
     if name == "get":
         return CExpr(f"{r}.get({key}, {lw.convert(args[1], types[1], recv.value)})")
     if name == "pop":

@@ -382,6 +382,11 @@ def method_call(typer, node: h.Call, recv, name: str):
         elif name in ("get", "pop"):
             check_key(node, args[0])
             lookup_key(typer, node, recv.key, args[0])
+            from . import optional
+
+            if name == "get" and (len(args) == 1 or args[1] == T.NONE) and optional.allowed(recv.value):
+                typer.tf.calls[node] = ("lib", L.METHODS[name], (name, recv))
+                return T.Optional(recv.value)  # None or the value (passes/optional.py)
             if len(args) == 2:
                 if name == "get" and args[1] == T.NONE and recv.value != T.NONE:
                     raise typer.error(node, "d.get(k, None) gives None or a value: not supported in compiled "

@@ -24,6 +24,7 @@ from ..library import lookup_callable, lookup_method
 from ..library.base import NOT_CONST, CallSite
 from . import classes, fallback, indexing, lists, promote
 from . import dicts  # dicts, sets, strs, itertools
+from . import optional  # None-or-a-value
 
 MAX_PASSES = 40
 
@@ -204,6 +205,11 @@ class FunctionTyper:
             self.tf.fallbacks.clear()
             self.fullgraph_errors.clear()
             self.block(self.fn.body)
+            if self.tf.return_type is not None and self.tf.return_type != T.NONE \
+                    and optional.falls_through(self.fn.body) and optional.join(self, self.fn, self.tf.return_type,
+                                                                            T.NONE, "") not in (None, self.tf.return_type):
+                self.tf.return_type = T.Optional(self.tf.return_type)  # the end returns None
+                self.changed = True
             if not self.changed and not self.unknown:
                 break
             if not self.changed and self.unknown:
@@ -274,6 +280,9 @@ class FunctionTyper:
     def join(self, node, a: T.Type, b: T.Type, what: str) -> T.Type:
         if a == b:
             return a
+        opt = optional.join(self, node, a, b, what)
+        if opt is not None:
+            return opt
         # A Python object from fallback code is converted where it meets a typed value.
         # (arrays from Python may have any strides: the variable becomes strided).
         if a == T.ANY and isinstance(b, (T.Scalar, T.Array)):
@@ -495,6 +504,10 @@ class FunctionTyper:
             base = self.expr(target.value)
             if base is None:
                 return
+            base = optional.subscript_base(self, target.value, base, store=True)
+            if base is None:
+                return
+            optional.indices(self, target, base)
             info = indexing.setitem(self, target, base, t)
             self.tf.subscripts[target] = info
         elif isinstance(target, h.Attribute):
@@ -506,6 +519,9 @@ class FunctionTyper:
         target = s.target
         cur = self.number(target, self.expr(target))
         val = self.number(s.value, self.expr(s.value))
+        if cur is None or val is None:
+            return
+        cur, val = optional.binop(self, s, s.op, cur, val, target, s.value, inplace=True)
         if cur is None or val is None:
             return
         if isinstance(cur, T.List):
@@ -543,7 +559,9 @@ class FunctionTyper:
         t = self.expr(node)
         if t is None:
             return
-        if isinstance(t, T.Array):
+        if isinstance(t, T.Optional) and not isinstance(t.inner, T.Array):
+            return  # None is false, else the value's truth
+        if isinstance(t, (T.Array, T.Optional)):
             raise self.error(node, "the truth value of an array is ambiguous in compiled code",
                              "use a.any() or a.all()")
         if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple, T.AnyType, T.List, T.Str, T.Dict, T.Set)):
@@ -561,6 +579,9 @@ class FunctionTyper:
 
     def s_For(self, s: h.For):
         it = self.expr(s.iter)
+        if it is None:
+            return
+        it = optional.iterable(self, s.iter, it)
         if it is None:
             return
         elem = self.element_type(s.iter, it)
@@ -685,6 +706,9 @@ class FunctionTyper:
         b = self.number(node.right, self.expr(node.right))
         if a is None or b is None:
             return None
+        a, b = optional.binop(self, node, node.op, a, b, node.left, node.right)
+        if a is None or b is None:
+            return None
         if isinstance(a, T.List) or isinstance(b, T.List):
             return lists.binop(self, node, node.op, a, b)
         if isinstance(a, dicts.MINE) or isinstance(b, dicts.MINE):
@@ -703,6 +727,13 @@ class FunctionTyper:
         a = self.expr(node.operand)
         if a is None:
             return None
+        if node.op == "not" and isinstance(a, T.Optional) and not isinstance(a.inner, T.Array):
+            self.tf.ops[node] = promote.OpTypes("bool", T.BOOL)
+            return T.BOOL
+        if node.op != "not":
+            a = optional.unary(self, node, node.op, a)
+            if a is None:
+                return None
         if node.op == "not" and (a == T.ANY or isinstance(a, (T.Str, T.Dict, T.Set))):
             self.tf.ops[node] = promote.OpTypes("bool", T.BOOL)
             return T.BOOL
@@ -740,8 +771,18 @@ class FunctionTyper:
         results = []
         operands = [left] + rights
         op_types = []
+        operand_nodes = [node.left] + list(node.comparators)
         for i, op in enumerate(node.ops):
             a, b = operands[i], operands[i + 1]
+            special = optional.compare(self, node, op, a, b, operand_nodes[i], operand_nodes[i + 1])
+            if special is not None:
+                op_types.append(special)
+                results.append(T.BOOL)
+                continue
+            if op not in ("is", "is not", "==", "!=", "in", "not in"):
+                a, b = optional.binop(self, node, op, a, b, operand_nodes[i], operand_nodes[i + 1])
+                if a is None or b is None:
+                    return None
             if op in ("is", "is not"):
                 if not (a == T.NONE or b == T.NONE):
                     raise self.error(node, "'is' is supported only for comparisons with None")
@@ -793,6 +834,9 @@ class FunctionTyper:
         base = self.expr(node.value)
         if base is None:
             return None
+        base = optional.attribute_base(self, node.value, base, node.attr)
+        if base is None:
+            return None
         if isinstance(base, T.CompileTimeValue):
             value = getattr(base.value, node.attr, NOT_CONST)
             if value is NOT_CONST:
@@ -815,6 +859,9 @@ class FunctionTyper:
         base = self.expr(node.value)
         if base is None:
             return None
+        base = optional.subscript_base(self, node.value, base)
+        if base is None:
+            return None
         for idx in node.index:
             if isinstance(idx, h.Slice):
                 for part in (idx.lower, idx.upper, idx.step):
@@ -822,12 +869,16 @@ class FunctionTyper:
                         self.expr(part)
             else:
                 self.expr(idx)
+        optional.indices(self, node, base)
         info = indexing.getitem(self, node, base)
         self.tf.subscripts[node] = info
         return info.result
 
     def e_GenExp(self, node: h.GenExp):
         it = self.expr(node.iter)
+        if it is None:
+            return None
+        it = optional.iterable(self, node.iter, it)
         if it is None:
             return None
         elem = self.element_type(node.iter, it)
@@ -860,6 +911,9 @@ class FunctionTyper:
             return classes.super_value(self, node)
         if isinstance(func, h.Attribute):
             recv = self.expr(func.value)
+            if recv is None:
+                return None
+            recv = optional.attribute_base(self, func.value, recv, func.attr)
             if recv is None:
                 return None
             if isinstance(recv, T.Instance) or (isinstance(recv, T.CompileTimeValue)
@@ -932,9 +986,11 @@ class FunctionTyper:
                 f"call to {module + '.' if module and module != 'builtins' else ''}{name} is not supported in "
                 "compiled code", node.loc,
                 "decorate it with @jit if it is your function, or use a supported NumPy/math function")
-        return self.run_entry(node, entry, args, kwargs, arg_nodes, kw_nodes, entry.name)
+        return self.run_entry(node, entry, args, kwargs, arg_nodes, kw_nodes, entry.name, target)
 
-    def run_entry(self, node, entry, args, kwargs, arg_nodes, kw_nodes, name):
+    def run_entry(self, node, entry, args, kwargs, arg_nodes, kw_nodes, name, target=None):
+        args, kwargs = optional.call_args(self, node, target, name, args, kwargs, arg_nodes,
+                                          kw_nodes)
         site = CallSite(node, args, kwargs, arg_nodes, kw_nodes, self.const, name=name)
         result, info = entry.infer(site)
         self.tf.calls[node] = ("lib", entry, info)

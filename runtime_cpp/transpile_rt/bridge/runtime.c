@@ -37,6 +37,7 @@ enum {
 };
 enum { K_LIST = 9 }; /* a Python list of one element type (Node.elem); n: 1 when returned as a tuple */
 enum { K_STR = 13 }; /* a str: slot tr_str (argument: borrowed UTF-8; result: text handed over) */
+enum { K_OPTIONAL = 14 }; /* results only: None or a value; a flag slot (uint8), then the value's tree (n = 1) */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
 #define MAX_LEAVES 64
@@ -557,6 +558,9 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
             if (parse_tree(flat, pos, nodes, count) < 0) return -1;
         return 0;
     }
+    case K_OPTIONAL:
+        node->n = 1;
+        return parse_tree(flat, pos, nodes, count);
     case K_LIST: {
         NEXT(node->n);
         node->elem = PyMem_Calloc(MAX_NODES, sizeof(Node));
@@ -816,6 +820,9 @@ static void release_str(tr_str *st) {
     if (b && __atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) == 0) b->release(b);
 }
 
+static int count_leaves(const Node *nodes, int count);
+static int tree_size(const Node *nodes);
+
 static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
     const Node *node = &nodes[(*ni)++];
     switch (node->kind) {
@@ -854,6 +861,14 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
     }
     case K_INSTANCE:
         return box_instance(*(tr_object **)slots[(*si)++], node->typenum);
+    case K_OPTIONAL: {
+        if (*(uint8_t *)slots[(*si)++]) return box(nodes, ni, slots, si);
+        /* None: the value's slots were not filled; step over them */
+        int size = tree_size(&nodes[*ni]);
+        *si += count_leaves(&nodes[*ni], size);
+        *ni += size;
+        Py_RETURN_NONE;
+    }
     case K_TUPLE: {
         PyObject *t = PyTuple_New(node->n);
         if (!t) return NULL;
@@ -999,7 +1014,7 @@ static int tree_size(const Node *nodes) {
     int need = 1, i = 0;
     while (need > 0) {
         --need;
-        if (nodes[i].kind == K_TUPLE) need += nodes[i].n;
+        if (nodes[i].kind == K_TUPLE || nodes[i].kind == K_OPTIONAL) need += nodes[i].n;
         ++i;
     }
     return i;

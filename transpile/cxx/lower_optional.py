@@ -1,0 +1,62 @@
+"""Lowering of None-or-a-value (T.Optional, passes/optional.py) to tr::Optional<T>."""
+from __future__ import annotations
+
+import json
+
+from ..hir import types as T
+from ..passes.optional import OptCompare, Unwrap
+from .model import CExpr
+from .types import ctype
+
+__all__ = ["OptCompare", "coerced", "compare", "store_result", "widened_params"]
+
+
+def coerced(lowerer, node, out: CExpr):
+    """The checked unwrap of node's value, or None when node is not unwrapped."""
+    c = lowerer.tf.coerce.get(node)
+    if not isinstance(c, Unwrap):
+        return None
+    return CExpr(f"tr::unwrap({out.code}, {_c_string(c.message)})")
+
+
+def _c_string(text: str) -> str:
+    return json.dumps(text)  # tr::raise formats it through "%s"
+
+
+def compare(lowerer, op, ops: OptCompare, a: CExpr, at, b: CExpr, bt) -> CExpr:
+    opt, opt_t, other, other_t = (a, at, b, bt) if ops.side == 0 else (b, bt, a, at)
+    negate = op in ("is not", "!=")
+    if ops.kind == "none":
+        # `other` is None: evaluated only for its effects (a name or literal in practice)
+        return CExpr(f"({'' if negate else '!'}({opt.code}).has)")
+    x, y = ("tr_o.value", "tr_v") if ops.side == 0 else ("tr_v", "tr_o.value")
+    xt, yt = (opt_t.inner, other_t) if ops.side == 0 else (other_t, opt_t.inner)
+    cmp = lowerer.binop(op, ops.ops, CExpr(x), xt, CExpr(y), yt).code
+    test = f"(!tr_o.has || {cmp})" if op == "!=" else f"(tr_o.has && {cmp})"
+    return CExpr(f"([&](const auto &tr_o, const auto &tr_v) -> bool {{ return {test}; }}({opt.code}, {other.code}))")
+
+
+def store_result(t: T.Optional, expr: str, counter: list, out: list, store) -> None:
+    flag = counter[0]
+    counter[0] += 1
+    inner: list = []
+    store(t.inner, f"{expr}.value", counter, inner)
+    out.append(f"tr::to_result(results[{flag}], bool({expr}.has));")
+    out.append(f"if ({expr}.has) {{ {' '.join(inner)} }}")
+
+
+def widened_params(lowerer, params: list, locals_: list) -> None:
+    """A parameter whose variable holds more than the argument's type (None
+    given for `out=None` and an array assigned later; an int argument later
+    assigned a float) is received under another name and copied into a local
+    of the variable's type."""
+    tf = lowerer.tf
+    for i, (n, t) in enumerate(zip(tf.params, tf.arg_types)):
+        vt = tf.var_types.get(n, t)
+        if vt == t:
+            continue
+        name = lowerer.var(n)
+        params[i] = f"{ctype(t)} {name}_arg"
+        from .model import CExpr as _C
+
+        locals_.append(f"{ctype(vt)} {name} = {lowerer.convert(_C(name + '_arg'), t, vt)};")
