@@ -170,7 +170,7 @@ def test_fullgraph_reports_every_construct_with_its_line():
     with pytest.raises(UnsupportedSyntaxError) as info:
         strict(np.ones(2))
     msg = str(info.value)
-    for text, construct in [("xs = lambda: 1", "lambda"), ("with open", "with statement"),
+    for text, construct in [("xs = lambda *a: 1", "lambda"), ("with open", "with statement"),
                             ("d = {1: 2}.popitem()", "popitem")]:
         assert f"{FILE}:{line_of(ff.fullgraph_many, text)}:" in msg
         assert construct in msg

@@ -14,12 +14,13 @@ from ..passes.infer import Program, TypedFunction
 from .lower_expr import ExprLowerer
 from .lower_lists import ListLowering, conv
 from .lower_dicts import DictLowering
+from .lower_lambdas import LambdaLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import local_name, symbol
 from .types import ctype, literal
 
 BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
-                "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp", "transpile_rt/optional.hpp"]
+                "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
 
 
 class ModuleLowerer:
@@ -70,6 +71,10 @@ class ModuleLowerer:
         self.layouts = lower_classes.program_layouts(self.program, [construct] if construct else [])
         if self.layouts:
             self.include(lower_classes.OBJECT_HEADER)
+        from .lower_optional import uses_optional
+
+        if uses_optional(self.program):
+            self.include("transpile_rt/optional.hpp")
         functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
         defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
                    f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
@@ -165,7 +170,7 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
         counter[0] += 1
 
 
-class FunctionLowerer(DictLowering, ListLowering, ExprLowerer):
+class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program
@@ -358,6 +363,8 @@ class FunctionLowerer(DictLowering, ListLowering, ExprLowerer):
         self.emit(f"(void)({self.expr(s.value).code});")
 
     def s_Assign(self, s: h.Assign):
+        if isinstance(s.value, h.Lambda):
+            return self.local_lambda(s)
         value = self.expr(s.value)
         vt = self.type_of(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):

@@ -365,6 +365,19 @@ class _Converter:
                 args.append(value)
         return h.Call(self.loc(e), self.expr(e.func), tuple(args), tuple(kws))
 
+    def e_Lambda(self, e):
+        p = e.params
+        if isinstance(p.star_arg, (cst.Param, cst.ParamStar)) or isinstance(p.star_kwarg, cst.Param) \
+                or p.kwonly_params or any(q.default is not None for q in list(p.posonly_params) + list(p.params)):
+            return self.unsupported(e, "lambda with default, keyword-only or star parameters")
+        names = tuple(q.name.value for q in list(p.posonly_params) + list(p.params))
+        saved = dict(self.renames)
+        for name in names:  # the parameters shadow comprehension variables around the lambda
+            self.renames.pop(name, None)
+        body = self.expr(e.body)
+        self.renames = saved
+        return h.Lambda(self.loc(e), names, body)
+
     def e_Attribute(self, e):
         return h.Attribute(self.loc(e), self.expr(e.value), e.attr.value)
 

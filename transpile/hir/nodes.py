@@ -291,6 +291,15 @@ class Function(Node):
     file_lines: tuple = field(default=(), repr=False)  # the whole file, for fallback regions
 
 
+@node
+class Lambda(Expr):
+    """lambda params: body -- lambda-lifted (passes/lambdas.py): typed and
+    compiled as a function of its parameters plus the enclosing locals it reads."""
+
+    params: tuple  # parameter names (str)
+    body: Expr
+
+
 EXPR_NODES = (Name, Const, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Slice, Subscript, TupleExpr,
-              GenExp, ListExpr, ListComp, DictExpr, SetExpr, DictComp, SetComp, FString)
+              GenExp, ListExpr, ListComp, DictExpr, SetExpr, DictComp, SetComp, FString, Lambda)
 STMT_NODES = (Assign, AugAssign, ExprStmt, If, While, For, Break, Continue, Return, Pass, Assert, Unsupported)

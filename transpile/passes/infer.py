@@ -24,6 +24,7 @@ from ..library import lookup_callable, lookup_method
 from ..library.base import NOT_CONST, CallSite
 from . import classes, fallback, indexing, lists, promote
 from . import dicts  # dicts, sets, strs, itertools
+from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
 
 MAX_PASSES = 40
@@ -63,6 +64,7 @@ class Program:
         self.jit_deps: dict = {}  # (module, qualname) -> pyfunc of every jit function compiled in
         self.closures: dict = {}  # code object of a nested def -> a function object for it
         self.global_deps: dict = {}  # (module, name) -> value of frozen globals
+        self.synthetic: dict = {}  # stub function of a lifted lambda -> its hir.Function (passes/lambdas.py)
 
     def specialize(self, pyfunc, arg_types: tuple, extra_params: tuple = ()) -> TypedFunction | None:
         """Types pyfunc for arg_types; extra_params are the free variables of a
@@ -72,7 +74,7 @@ class Program:
             return self.functions[key]
         if key in self.in_progress:
             return None  # recursion: the caller uses the provisional return type
-        fn = self.frontend(pyfunc)
+        fn = self.synthetic[pyfunc] if pyfunc in self.synthetic else self.frontend(pyfunc)
         if extra_params:
             fn = dataclasses.replace(fn, params=fn.params + tuple(h.Param(fn.loc, n) for n in extra_params))
         name = f"{fn.name}_{len(self.order) + len(self.in_progress)}"
@@ -85,7 +87,8 @@ class Program:
             del self.in_progress[key]
         self.functions[key] = tf
         self.order.append(tf)
-        self.jit_deps[(pyfunc.__module__, pyfunc.__qualname__)] = pyfunc
+        if pyfunc not in self.synthetic:  # a lambda's source is its enclosing function's
+            self.jit_deps[(pyfunc.__module__, pyfunc.__qualname__)] = pyfunc
         return tf
 
     def provisional_return(self, pyfunc, arg_types):
@@ -180,10 +183,12 @@ class FunctionTyper:
         self.locals = _assigned_names(self.fn.body, {p.name for p in self.fn.params}, self.fn)
         self.changed = False
         self.unknown: list = []
-        self.fullgraph = program.options.fullgraph
+        # a lifted lambda cannot fall back (its statement is part of a line): errors go to its caller
+        self.fullgraph = program.options.fullgraph or tf.pyfunc in program.synthetic
         self.fullgraph_errors: dict = {}
         self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
         self.find_local_defs(self.fn.body)
+        self.local_lambdas = lambdas.find_local_lambdas(self)  # f = lambda ...
 
     # ---- driver ----------------------------------------------------------
 
@@ -409,6 +414,7 @@ class FunctionTyper:
                     f"{err.message} (fullgraph=True forbids falling back to Python)", loc, err.hint)
         names = fallback.analyse(self.fn, s)
         lists.check_fallback(self, s, names.loads | names.stores, first.message.splitlines()[0])
+        lambdas.check_fallback(self, s, names.loads)
         for kind, node in names.escapes:
             raise FunctionNotCompilable(f"'{kind}' inside a statement that runs as Python", s.loc,
                                         "the whole function runs in CPython")
@@ -454,6 +460,8 @@ class FunctionTyper:
         return t
 
     def s_Assign(self, s: h.Assign):
+        if lambdas.is_local_lambda(self, s):
+            return  # f = lambda ...: calls of f are compiled
         t = self.expr(s.value)
         if s.annotation is not None and t is not None:
             declared = self.annotation_type(s.annotation)
@@ -900,6 +908,9 @@ class FunctionTyper:
 
     def e_Call(self, node: h.Call):
         func = node.func
+        handled = lambdas.call(self, node)  # lambdas, key= functions
+        if handled is not lambdas.PASS:
+            return handled
         if isinstance(func, h.Name) and func.id in self.local_defs:
             typed = self.call_arguments(node)
             if typed is None:
@@ -1067,3 +1078,4 @@ EXPR_RULES = {
 EXPR_RULES.update({h.ListExpr: lists.e_ListExpr, h.ListComp: lists.e_ListComp})
 EXPR_RULES.update({h.DictExpr: dicts.e_DictExpr, h.SetExpr: dicts.e_SetExpr, h.DictComp: dicts.e_DictComp,
                    h.SetComp: dicts.e_SetComp, h.FString: dicts.e_FString})
+EXPR_RULES[h.Lambda] = lambdas.e_Lambda
