@@ -8,7 +8,26 @@ from ..passes.optional import OptCompare, Unwrap
 from .model import CExpr
 from .types import ctype
 
-__all__ = ["OptCompare", "coerced", "compare", "store_result", "widened_params"]
+__all__ = ["OptCompare", "coerced", "compare", "store_result", "uses_optional", "widened_params"]
+
+
+def _has(t) -> bool:
+    if isinstance(t, T.Optional):
+        return True
+    if isinstance(t, T.Tuple):
+        return any(_has(i) for i in t.items)
+    if isinstance(t, T.List):
+        return t.elem is not None and _has(t.elem)
+    return False
+
+
+def uses_optional(program) -> bool:
+    """Whether any function of the program holds a None-or-a-value (the header is included only then)."""
+    for tf in program.order:
+        if _has(tf.return_type) or any(_has(t) for t in tf.var_types.values()) \
+                or any(_has(t) for t in tf.types.values()) or any(_has(t) for t in tf.arg_types):
+            return True
+    return False
 
 
 def coerced(lowerer, node, out: CExpr):
