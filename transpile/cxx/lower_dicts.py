@@ -179,28 +179,7 @@ class DictLowering:
         """The loops, emitted before the statement, fill a new dict/set;
         add(out) emits one insertion."""
         self.use_dict()
-        out = self.tmp("map")
-        saved = self.lines, self.depth, self.pre
-        self.lines, self.depth, self.pre = [], 0, []
-        self.emit(f"auto {out} = {ctype(t)}::make();")
-        opened = 0
-        for clause in clauses:
-            it = self.tf.loops[clause]
-            header, elems = self.iteration(clause.iter, it)
-            self.emit(header)
-            self.depth += 1
-            opened += 1
-            self.bind_loop_target(clause.target, elems, it)
-            for cond in clause.conds:
-                self.emit(f"if (!{self.condition(cond)}) continue;")
-        add(out)
-        for _ in range(opened):
-            self.depth -= 1
-            self.lines.append(Line(self.depth, "}"))
-        body = self.lines
-        self.lines, self.depth, self.pre = saved
-        self.pre.extend("    " * line.indent + line.text for line in body)
-        return CExpr(out)
+        return self.filled(clauses, f"{ctype(t)}::make()", "map", add)
 
     def x_DictComp(self, node: h.DictComp) -> CExpr:
         t = self.type_of(node)

@@ -63,14 +63,25 @@ class ListLowering:
         return self.comprehension((clause,), node.elt, T.List(self.type_of(node).elt))
 
     def comprehension(self, clauses, elt, t: T.List) -> CExpr:
-        """The loops, emitted before the statement (through self.pre, so
-        while-conditions re-run them), append to a new list."""
+        """A list comprehension: its loops append to a new list."""
         self.use_lists()
         e = elem_of(t)
-        out = self.tmp("list")
+
+        def add(out):
+            elt_t = self.type_of(elt) if elt not in self.tf.coerce else T.FLOAT
+            value = self.convert(self.expr(elt), elt_t, e)
+            self.emit(f"{out}.push({ctype(e)}({value}));")
+
+        return self.filled(clauses, f"tr::List<{ctype(e)}>::make()", "list", add)
+
+    def filled(self, clauses, make: str, prefix: str, add) -> CExpr:
+        """The loops of a list/dict/set comprehension, emitted before the
+        statement (through self.pre, so while-conditions re-run them): a new
+        container `auto out = make;`, then add(out) in the innermost loop."""
+        out = self.tmp(prefix)
         saved = self.lines, self.depth, self.pre
         self.lines, self.depth, self.pre = [], 0, []
-        self.emit(f"auto {out} = tr::List<{ctype(e)}>::make();")
+        self.emit(f"auto {out} = {make};")
         opened = 0
         for clause in clauses:
             it = self.tf.loops[clause]
@@ -81,9 +92,7 @@ class ListLowering:
             self.bind_loop_target(clause.target, elems, it)
             for cond in clause.conds:
                 self.emit(f"if (!{self.condition(cond)}) continue;")
-        elt_t = self.type_of(elt) if elt not in self.tf.coerce else T.FLOAT
-        value = self.convert(self.expr(elt), elt_t, e)
-        self.emit(f"{out}.push({ctype(e)}({value}));")
+        add(out)
         for _ in range(opened):
             self.depth -= 1
             self.lines.append(Line(self.depth, "}"))

@@ -226,23 +226,11 @@ class _Converter:
         return h.ListExpr(self.loc(e), tuple(elts))
 
     def e_ListComp(self, e):
-        clauses, saved = [], dict(self.renames)
-        comp = e.for_in
-        self.gen_counter += 1
-        while comp is not None:
-            if comp.asynchronous:
-                self.renames = saved
-                return self.unsupported(e, "async comprehension")
-            iter_ = self.expr(comp.iter)  # the first one in the enclosing scope, later ones see earlier targets
-            for name in _target_names(comp.target):
-                self.renames[name] = f"gen{self.gen_counter}__{name}"
-            target = self.target(comp.target)
-            conds = tuple(self.expr(c.test) for c in comp.ifs)
-            clauses.append(h.CompFor(self.loc(comp), target, iter_, conds))
-            comp = comp.inner_for_in
-        elt = self.expr(e.elt)
+        saved = dict(self.renames)
+        clauses = self._comp_clauses(e)
+        elt = self.expr(e.elt) if clauses is not None else None
         self.renames = saved
-        return h.ListComp(self.loc(e), elt, tuple(clauses))
+        return None if clauses is None else h.ListComp(self.loc(e), elt, clauses)
 
     def e_Dict(self, e):
         keys, values = [], []
@@ -264,13 +252,16 @@ class _Converter:
         return h.SetExpr(self.loc(e), tuple(elts))
 
     def _comp_clauses(self, e):
-        """The for clauses of a dict/set comprehension (targets renamed apart)."""
+        """The for clauses of a list/dict/set comprehension, targets renamed apart
+        (the first iterable is read in the enclosing scope, later ones see
+        earlier targets); None for an async comprehension."""
         clauses = []
         comp = e.for_in
         self.gen_counter += 1
         while comp is not None:
             if comp.asynchronous:
-                return self.unsupported(e, "async comprehension")
+                self.unsupported(e, "async comprehension")
+                return None
             iter_ = self.expr(comp.iter)
             for name in _target_names(comp.target):
                 self.renames[name] = f"gen{self.gen_counter}__{name}"

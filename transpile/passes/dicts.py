@@ -19,6 +19,7 @@ import re
 from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
+from .containers import exact_join
 from . import indexing
 
 MAPS = (T.Dict, T.Set)
@@ -63,20 +64,12 @@ def check_value(node, t):
 
 def ejoin(node, a, b, what="the dict"):
     """The element type holding both a and b (CPython's types kept exactly)."""
-    if a == T.UNKNOWN or a is None:
-        return b
-    if b == T.UNKNOWN or b is None or a == b:
-        return a
-    if isinstance(a, T.Array) and isinstance(b, T.Array) and a.dtype == b.dtype and a.ndim == b.ndim:
-        return T.Array(a.dtype, a.ndim, "C" if a.layout == b.layout == "C" else "A", a.readonly or b.readonly)
-    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
-        return T.Tuple(tuple(ejoin(node, x, y, what) for x, y in zip(a.items, b.items)))
-    if isinstance(a, T.Dict) and isinstance(b, T.Dict):
-        return T.Dict(ejoin(node, a.key, b.key, what), ejoin(node, a.value, b.value, what))
-    if isinstance(a, T.Set) and isinstance(b, T.Set):
-        return T.Set(ejoin(node, a.elt, b.elt, what))
-    raise TypingError(f"{what} would hold values of two types, {a} and {b}: CPython keeps each value's own type",
-                      node.loc, "compiled dicts and sets hold one key and one value type; convert explicitly")
+    def mixed(x, y):
+        return TypingError(f"{what} would hold values of two types, {x} and {y}: CPython keeps each value's own "
+                           "type", node.loc, "compiled dicts and sets hold one key and one value type; convert "
+                           "explicitly")
+
+    return exact_join(node, a, b, mixed, False, what)
 
 
 def join(typer, node, a, b, what):
@@ -227,7 +220,7 @@ def formattable(node, t, spec: str | None):
     if t.kind == "b" and kind != "":
         raise TypingError("format specs on bools are not supported in compiled code", node.loc)
     if kind == "d" and t.kind == "f":
-        raise TypingError(f"Unknown format code 'd' for object of type 'float'", node.loc)
+        raise TypingError("Unknown format code 'd' for object of type 'float'", node.loc)
     if kind == "" and m.group("prec") is not None:
         raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
                           "name the presentation type, e.g. '.3f'")

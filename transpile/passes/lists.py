@@ -21,6 +21,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
 from . import indexing
+from .containers import exact_join
 
 # Consumers of a list literal for which int -> float promotion of its items
 # gives CPython's values: np.array([1, 2.5]) is float64 either way.
@@ -47,25 +48,11 @@ def _mixed(node, a, b, what="the list"):
 
 def elem_join(node, a, b, promote_ok=False):
     """The element type holding both a and b (None: not known yet)."""
-    if a is None:
-        return b
-    if b is None or a == b:
-        return a
-    if isinstance(a, T.Array) and isinstance(b, T.Array) and a.dtype == b.dtype and a.ndim == b.ndim:
-        return T.Array(a.dtype, a.ndim, "C" if a.layout == b.layout == "C" else "A", a.readonly or b.readonly)
-    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
-        return T.Tuple(tuple(elem_join(node, x, y, promote_ok) for x, y in zip(a.items, b.items)))
-    if isinstance(a, T.List) and isinstance(b, T.List):
-        return list_join(node, a, b)
-    if promote_ok and a.__class__ is T.Scalar and b.__class__ is T.Scalar and {a, b} <= {T.INT, T.FLOAT}:
-        return T.FLOAT
-    raise _mixed(node, a, b)
+    return exact_join(node, a, b, lambda x, y: _mixed(node, x, y), promote_ok, "the list")
 
 
 def list_join(node, a: T.List, b: T.List, what="the list"):
-    if a.frozen != b.frozen:
-        raise TypingError(f"{what} holds a list and a tuple", node.loc)
-    return T.List(elem_join(node, a.elem, b.elem), a.frozen)
+    return exact_join(node, a, b, lambda x, y: _mixed(node, x, y), False, what)
 
 
 def join(typer, node, a, b, what):
