@@ -21,6 +21,13 @@ inline int &current_line() {
     return line;
 }
 
+// Set at each return site of a function that CPython would return a Python
+// number from on some paths and a NumPy scalar on others (passes/returns.py).
+inline bool &ret_weak() {
+    static thread_local bool weak = false;
+    return weak;
+}
+
 #if defined(__CUDACC__)
 // An error raised inside a CUDA kernel cannot unwind: the first one is kept
 // here (message formatted on the device) and raised on the host after the

@@ -81,10 +81,8 @@ def _fallback_lines(f, caught) -> list[str]:
 
 # Differences from CPython that are known limitations of the design, not
 # bugs to chase here: strict xfail, so a fix shows up as XPASS (a failure).
-KNOWN = {
-    "cosine_similarity": "value-dependent result type: `return 0.0` (float) beside `return dot / (na * nb)` "
-                         "(np.float64) gives np.float64 on both paths",
-}
+KNOWN: dict = {}  # none left: cosine_similarity's `return 0.0` beside a np.float64 return now crosses as
+# T.MaybeWeak (passes/returns.py) and gives a Python float on that path, as CPython does
 
 
 def _params():

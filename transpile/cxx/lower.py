@@ -117,7 +117,11 @@ class ModuleLowerer:
         if T.has_list(tf.return_type):
             self.include("transpile_rt/list.hpp")
         stores = []
-        _store(tf.return_type, "r", [0], stores)
+        if tf.weak_returns:  # a flag slot: box as a Python number (true) or a NumPy scalar
+            stores.append("*static_cast<uint8_t *>(results[0]) = tr::ret_weak();")
+            _store(tf.return_type, "r", [1], stores)
+        else:
+            _store(tf.return_type, "r", [0], stores)
         from .lower_dicts import H_TOPY, has
 
         if has(tf.return_type, (T.Dict, T.Set)):
@@ -480,7 +484,15 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
             self.emit("return tr::none_t{};")
             return
         value = self.expr(s.value)
-        self.emit(f"return {self.convert(value, self.type_of(s.value), self.tf.return_type)};")
+        code = self.convert(value, self.type_of(s.value), self.tf.return_type)
+        if self.tf.weak_returns:  # which Python type CPython returns here (passes/returns.py)
+            from ..passes.returns import site_flag
+
+            flag = site_flag(self, s)
+            if flag:
+                self.emit(f"{{ auto tr_ret = {code}; {flag} return tr_ret; }}")
+                return
+        self.emit(f"return {code};")
 
     def s_Assert(self, s: h.Assert):
         test = self.expr(s.test).code

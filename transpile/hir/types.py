@@ -129,6 +129,18 @@ class Optional(Type):
 
 
 @dataclass(frozen=True, repr=False)
+class MaybeWeak(Type):
+    """A function's result that CPython returns as a Python number on some
+    paths and as the NumPy scalar `inner` on others (passes/returns.py):
+    crosses into Python with a flag saying which."""
+
+    inner: Scalar
+
+    def spell(self) -> str:
+        return f"{self.inner.spell()} (a Python number on some paths)"
+
+
+@dataclass(frozen=True, repr=False)
 class AnyType(Type):
     """A value produced by fallback code whose type is not known: held as a
     Python object, converted to float64 where typed code meets it."""
@@ -333,6 +345,8 @@ def serialize(t: Type):
         return ["unknown"]
     if isinstance(t, Optional):
         return ["optional", serialize(t.inner)]
+    if isinstance(t, MaybeWeak):
+        return ["maybe_weak", serialize(t.inner)]
     if t == NONE:
         return ["none"]
     if t == ANY:
@@ -365,6 +379,8 @@ def deserialize(data) -> Type:
         return UNKNOWN
     if kind == "optional":
         return Optional(deserialize(data[1]))
+    if kind == "maybe_weak":
+        return MaybeWeak(deserialize(data[1]))
     return NONE if kind == "none" else ANY
 
 
@@ -396,6 +412,7 @@ K_NONE, K_PYBOOL, K_PYINT, K_PYFLOAT, K_PYCOMPLEX, K_NPSCALAR, K_ARRAY, K_TUPLE,
 K_LIST = 9  # then 0 (1: a tuple of any length, results only) and the element's tree
 K_INSTANCE = 10  # followed by the layout's number in this process (transpile.classes registers layouts)
 K_DICT, K_SET, K_STR = 11, 12, 13  # dicts and sets cross as K_OBJECT results (built through the host table)
+K_MAYBE_WEAK = 15  # results only: a flag slot (uint8: a Python number), then the NumPy scalar's slot
 K_OPTIONAL = 14  # results only: a flag slot (uint8), then the value's tree (its slots filled when the flag is set)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
@@ -442,6 +459,8 @@ def from_descriptor(desc: tuple) -> list[Type]:
             return List(tree(), frozen)
         if kind == K_OPTIONAL:
             return Optional(tree())
+        if kind == K_MAYBE_WEAK:
+            return MaybeWeak(tree())
         if kind == K_INSTANCE:
             from ..classes import layout_type
 
@@ -478,6 +497,8 @@ def to_descriptor(t: Type) -> tuple:
         return (K_LIST, int(t.frozen)) + to_descriptor(INT if t.elem is None else t.elem)
     if isinstance(t, Optional):
         return (K_OPTIONAL,) + to_descriptor(t.inner)
+    if isinstance(t, MaybeWeak):
+        return (K_MAYBE_WEAK,) + to_descriptor(t.inner)
     if isinstance(t, Instance):
         from ..classes import layout_id
 

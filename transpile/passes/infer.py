@@ -50,6 +50,7 @@ class TypedFunction:
     parallel: dict = field(default_factory=dict)  # prange For node -> passes.parallel.ParallelLoop
     return_type: T.Type | None = None
     params: tuple = ()
+    weak_returns: bool = False  # returns a Python number on some paths, a NumPy scalar on others (passes/returns.py)
 
 
 class Program:
@@ -227,8 +228,9 @@ class FunctionTyper:
             raise_collected(sorted(self.fullgraph_errors.values(), key=lambda e: (e.loc.line, e.loc.col)))
         if self.tf.return_type is None:
             self.tf.return_type = T.NONE
-        from . import parallel  # prange loops: privates, reductions, races
+        from . import parallel, returns  # prange loops: privates, reductions, races
 
+        self.tf.weak_returns = returns.weak_varies(self.tf, self.program)
         parallel.analyse(self)
 
     # ---- nested functions (closures) ---------------------------------------

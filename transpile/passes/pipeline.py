@@ -35,7 +35,7 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
         return_type = layout
     else:
         entry = program.specialize(pyfunc, tuple(arg_types))
-        return_type = entry.return_type
+        return_type = T.MaybeWeak(entry.return_type) if entry.weak_returns else entry.return_type
     if not T.mentions_instance(return_type):
         T.to_descriptor(return_type)  # raises early for values that cannot cross into Python
     module, regions, report, layouts = lower_program(program, entry, options, symbol,

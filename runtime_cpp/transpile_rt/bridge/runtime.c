@@ -37,6 +37,7 @@ enum {
 };
 enum { K_LIST = 9 }; /* a Python list of one element type (Node.elem); n: 1 when returned as a tuple */
 enum { K_STR = 13 }; /* a str: slot tr_str (argument: borrowed UTF-8; result: text handed over) */
+enum { K_MAYBE_WEAK = 15 }; /* results only: a flag slot (uint8: box as a Python number), then a NumPy scalar (n = 1) */
 enum { K_OPTIONAL = 14 }; /* results only: None or a value; a flag slot (uint8), then the value's tree (n = 1) */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
@@ -559,6 +560,7 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
         return 0;
     }
     case K_OPTIONAL:
+    case K_MAYBE_WEAK:
         node->n = 1;
         return parse_tree(flat, pos, nodes, count);
     case K_LIST: {
@@ -861,6 +863,24 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
     }
     case K_INSTANCE:
         return box_instance(*(tr_object **)slots[(*si)++], node->typenum);
+    case K_MAYBE_WEAK: {
+        /* CPython returned a Python number on this path: the value, as bool/int/float/complex */
+        int weak = *(uint8_t *)slots[(*si)++];
+        const Node *v = &nodes[*ni];
+        if (!weak || v->kind != K_NPSCALAR) return box(nodes, ni, slots, si);
+        ++*ni;
+        PyObject *np = PyArray_Scalar(slots[(*si)++], descr_of[v->typenum], NULL);
+        if (!np) return NULL;
+        PyObject *r;
+        switch (descr_of[v->typenum]->kind) {
+        case 'b': r = PyBool_FromLong(PyObject_IsTrue(np)); break;
+        case 'i': case 'u': r = PyNumber_Long(np); break;
+        case 'f': r = PyNumber_Float(np); break;
+        default: r = PyComplex_FromCComplex(PyComplex_AsCComplex(np)); break;
+        }
+        Py_DECREF(np);
+        return r;
+    }
     case K_OPTIONAL: {
         if (*(uint8_t *)slots[(*si)++]) return box(nodes, ni, slots, si);
         /* None: the value's slots were not filled; step over them */
@@ -1014,7 +1034,8 @@ static int tree_size(const Node *nodes) {
     int need = 1, i = 0;
     while (need > 0) {
         --need;
-        if (nodes[i].kind == K_TUPLE || nodes[i].kind == K_OPTIONAL) need += nodes[i].n;
+        if (nodes[i].kind == K_TUPLE || nodes[i].kind == K_OPTIONAL || nodes[i].kind == K_MAYBE_WEAK)
+            need += nodes[i].n;
         ++i;
     }
     return i;
