@@ -33,7 +33,8 @@ enum tr_errcode {
     TR_ERR_NOTIMPL = 9,
     TR_ERR_PYTHON = 10, /* a Python exception is set (fallback code raised): re-raised unchanged */
     TR_ERR_AXIS = 11,   /* numpy.exceptions.AxisError (a ValueError and an IndexError) */
-    TR_ERR_KEY = 12     /* KeyError; the message is the key's repr (the bridge raises KeyError(key)) */
+    TR_ERR_KEY = 12,    /* KeyError; the message is the key's repr (the bridge raises KeyError(key)) */
+    TR_ERR_ATTRIBUTE = 13 /* AttributeError (a @jit_class field never assigned) */
 };
 
 typedef struct tr_error {

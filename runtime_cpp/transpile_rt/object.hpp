@@ -28,7 +28,13 @@ template <class L> struct Ref {
     ~Ref() {
         if (p && __atomic_sub_fetch(&p->head.refcount, 1, __ATOMIC_ACQ_REL) == 0) p->head.release(&p->head);
     }
-    L *operator->() const { return p; }
+    // A field of instance type that __init__ assigned on some paths only holds
+    // no object: reading through it is Python's AttributeError, not a crash.
+    L *operator->() const {
+        if (__builtin_expect(p == nullptr, 0))
+            raise(TR_ERR_ATTRIBUTE, "a @jit_class field that should hold an instance was never assigned");
+        return p;
+    }
     bool operator==(const Ref &o) const { return p == o.p; }
     bool operator!=(const Ref &o) const { return p != o.p; }
 };

@@ -242,3 +242,22 @@ def grid_sum(n, m):
 def kinds(v, s, x, a):
     return isinstance(v, Vec), isinstance(s, Shape), isinstance(s, Square), isinstance(x, (int, float)), \
         isinstance(a, np.ndarray), isinstance(x, Vec)
+
+
+@jit_class
+class Leaf:
+    def __init__(self, x):
+        self.x = x
+
+
+@jit_class
+class Branch:
+    """A field assigned on one path of __init__ only."""
+
+    def __init__(self, v, grow):
+        self.v = v
+        if grow:
+            self.leaf = Leaf(v * 2.0)
+
+    def leaf_value(self):
+        return self.leaf.x

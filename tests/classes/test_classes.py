@@ -303,3 +303,17 @@ def test_transpile_show_of_a_method():
     text = show(f"{J.__file__}:Counter.tick")
     assert "struct L_Counter_" in text and "self->count = " in text
     assert "// " + J.__file__.rsplit("/", 1)[-1] + ":" in text
+
+
+def test_a_field_assigned_on_some_paths_only():
+    """CPython raises AttributeError reading it; so do compiled code and the
+    field's getter (never a crash)."""
+    grown, bare = J.Branch(1.5, True), J.Branch(1.5, False)
+    ref = P.Branch(1.5, False)
+    assert grown.leaf_value() == 3.0 and grown.leaf.x == 3.0
+    with pytest.raises(AttributeError):
+        ref.leaf_value()
+    with pytest.raises(AttributeError):
+        bare.leaf_value()
+    with pytest.raises(AttributeError):
+        bare.leaf

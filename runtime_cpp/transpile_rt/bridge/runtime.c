@@ -861,8 +861,14 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
         release_str(st);
         return o;
     }
-    case K_INSTANCE:
-        return box_instance(*(tr_object **)slots[(*si)++], node->typenum);
+    case K_INSTANCE: {
+        tr_object *o = *(tr_object **)slots[(*si)++];
+        if (!o) {  /* a field of instance type that __init__ assigned on some paths only */
+            PyErr_SetString(PyExc_AttributeError, "this @jit_class field was never assigned");
+            return NULL;
+        }
+        return box_instance(o, node->typenum);
+    }
     case K_MAYBE_WEAK: {
         /* CPython returned a Python number on this path: the value, as bool/int/float/complex */
         int weak = *(uint8_t *)slots[(*si)++];
@@ -986,6 +992,7 @@ static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     case TR_ERR_MEMORY: type = PyExc_MemoryError; break;
     case TR_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
     case TR_ERR_AXIS: type = axis_error_type(); break;
+    case TR_ERR_ATTRIBUTE: type = PyExc_AttributeError; break;
     default: type = PyExc_RuntimeError; break;
     }
     if (err->code == TR_ERR_KEY) {
