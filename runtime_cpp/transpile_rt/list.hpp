@@ -255,14 +255,26 @@ template <class T> inline T list_pop(const List<T> &l) {
     return out;
 }
 
+// Removes item j (already in range), moving the later items down.
+template <class T> inline void list_remove_at(const List<T> &l, int64_t j) {
+    const int64_t n = l.size();
+    for (int64_t k = j; k + 1 < n; ++k) l[k] = static_cast<T &&>(l[k + 1]);
+    l.truncate(n - 1);
+}
+
 template <class T> inline T list_pop(const List<T> &l, int64_t i) {
     const int64_t n = l.size();
     if (n == 0) raise(TR_ERR_INDEX, "pop from empty list");
     const int64_t j = list_index(i, n, "pop index out of range");
     T out = static_cast<T &&>(l[j]);
-    for (int64_t k = j; k + 1 < n; ++k) l[k] = static_cast<T &&>(l[k + 1]);
-    l.truncate(n - 1);
+    list_remove_at(l, j);
     return out;
+}
+
+// del l[i]
+template <class T> inline none_t list_del(const List<T> &l, int64_t i) {
+    list_remove_at(l, list_index(i, l.size(), "list assignment index out of range"));
+    return none_t{};
 }
 
 // Python's == between elements: numbers by value, tuples and lists item by item.

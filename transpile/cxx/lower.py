@@ -503,6 +503,19 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
         self.emit(f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "{text}");' if text else
                   f'if (!tr::truthy({test})) tr::raise(TR_ERR_ASSERTION, "%s", "");')
 
+    def s_Delete(self, s: h.Delete):
+        for target in s.targets:  # left to right, as CPython deletes them
+            base_t = self.type_of(target.value)
+            base = self.expr(target.value).code
+            index = self.expr(target.index[0]).code
+            if isinstance(base_t, T.List):
+                self.use_lists()
+                self.emit(f"tr::list_del({base}, int64_t({index}));")
+            else:
+                self.use_dict()
+                key = self.convert(CExpr(index), self.type_of(target.index[0]), base_t.key)
+                self.emit(f"(void){base}.pop({key});  // KeyError(key) when missing, as CPython")
+
     def s_Raise(self, s: h.Raise):
         from ..passes.infer import RAISE_CODES
 

@@ -144,6 +144,11 @@ class _Converter:
             return [h.Continue(loc)]
         if isinstance(s, cst.Assert):
             return [h.Assert(loc, self.expr(s.test), self.expr(s.msg) if s.msg is not None else None)]
+        if isinstance(s, cst.Del):
+            targets = s.target.elements if isinstance(s.target, (cst.Tuple, cst.List)) else [s.target]
+            targets = [t.value if isinstance(t, cst.Element) else t for t in targets]
+            if all(isinstance(t, cst.Subscript) for t in targets):
+                return [h.Delete(loc, tuple(self.expr(t) for t in targets))]
         if isinstance(s, cst.Raise) and s.exc is not None and s.cause is None:
             return [h.Raise(loc, self.expr(s.exc))]
         self.unsupported(s)

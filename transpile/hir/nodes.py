@@ -261,6 +261,11 @@ class Assert(Stmt):
 
 
 @node
+class Delete(Stmt):
+    targets: tuple  # `del lst[i]`, `del d[k]`; other targets (names, slices, attributes) stay unsupported
+
+
+@node
 class Raise(Stmt):
     exc: Expr  # `raise ValueError("...")`; a bare `raise` and `raise ... from` stay unsupported
 

@@ -650,6 +650,21 @@ class FunctionTyper:
                 if msg_t is not None and not isinstance(msg_t, T.Scalar):
                     raise self.error(s.msg, "assert messages must be string literals or numbers")
 
+    def s_Delete(self, s: h.Delete):
+        """del lst[i] and del d[k]; anything else runs as Python."""
+        for target in s.targets:
+            base = self.expr(target.value)
+            if base is None:
+                return
+            index = target.index[0] if len(target.index) == 1 else None
+            if isinstance(base, T.List) and not base.frozen and index is not None \
+                    and not isinstance(index, h.Slice) and T.is_integer(self.expr(index) or T.NONE):
+                continue
+            if isinstance(base, T.Dict) and index is not None and not isinstance(index, h.Slice):
+                self.expr(index)
+                continue
+            raise UnsupportedSyntaxError(f"del of an item of {base} is not supported in compiled code", s.loc)
+
     def s_Raise(self, s: h.Raise):
         """raise E("literal message"): compiled for the exceptions the ABI has
         codes for; anything else runs as Python (its message may need str())."""
@@ -1067,7 +1082,7 @@ STMT_RULES = {
     h.Assign: FunctionTyper.s_Assign, h.AugAssign: FunctionTyper.s_AugAssign, h.ExprStmt: FunctionTyper.s_ExprStmt,
     h.If: FunctionTyper.s_If, h.While: FunctionTyper.s_While, h.For: FunctionTyper.s_For,
     h.Return: FunctionTyper.s_Return, h.Assert: FunctionTyper.s_Assert, h.Pass: FunctionTyper.s_nothing,
-    h.Raise: FunctionTyper.s_Raise,
+    h.Raise: FunctionTyper.s_Raise, h.Delete: FunctionTyper.s_Delete,
     h.Break: FunctionTyper.s_nothing, h.Continue: FunctionTyper.s_nothing,
 }
 EXPR_RULES = {
