@@ -157,21 +157,7 @@ def e_SetExpr(typer, node: h.SetExpr):
 
 
 def _clauses(typer, clauses) -> bool:
-    from .infer import _target_names
-
-    for clause in clauses:
-        it = typer.expr(clause.iter)
-        if it is None:
-            return False
-        elem = typer.element_type(clause.iter, it)
-        if elem is None:
-            return False
-        _target_names(clause.target, typer.locals)
-        typer.tf.loops[clause] = it
-        typer.bind(clause.target, elem, clause)
-        for cond in clause.conds:
-            typer.truth_test(cond)
-    return True
+    return all(typer.comprehension_clause(clause) for clause in clauses)
 
 
 def e_DictComp(typer, node: h.DictComp):

@@ -899,19 +899,29 @@ class FunctionTyper:
         self.tf.subscripts[node] = info
         return info.result
 
-    def e_GenExp(self, node: h.GenExp):
-        it = self.expr(node.iter)
+    def comprehension_clause(self, clause) -> bool:
+        """Types one `for target in iter if cond...` of a generator expression or
+        comprehension (clause: h.GenExp or h.CompFor); False while the iterable's
+        type is unknown."""
+        it = self.expr(clause.iter)
         if it is None:
-            return None
-        it = optional.iterable(self, node.iter, it)
+            return False
+        it = optional.iterable(self, clause.iter, it)
         if it is None:
-            return None
-        elem = self.element_type(node.iter, it)
-        _target_names(node.target, self.locals)
-        self.tf.loops[node] = it
-        self.bind(node.target, elem, node)
-        for cond in node.conds:
+            return False
+        elem = self.element_type(clause.iter, it)
+        if elem is None:
+            return False
+        _target_names(clause.target, self.locals)
+        self.tf.loops[clause] = it
+        self.bind(clause.target, elem, clause)
+        for cond in clause.conds:
             self.truth_test(cond)
+        return True
+
+    def e_GenExp(self, node: h.GenExp):
+        if not self.comprehension_clause(node):
+            return None
         elt = self.number(node.elt, self.expr(node.elt))
         if elt is None:
             return None

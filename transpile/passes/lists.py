@@ -92,18 +92,8 @@ def e_ListExpr(typer, node: h.ListExpr):
 
 
 def e_ListComp(typer, node: h.ListComp):
-    from .infer import _target_names
-
-    for clause in node.clauses:
-        it = typer.expr(clause.iter)
-        if it is None:
-            return None
-        elem = typer.element_type(clause.iter, it)
-        _target_names(clause.target, typer.locals)
-        typer.tf.loops[clause] = it
-        typer.bind(clause.target, elem, clause)
-        for cond in clause.conds:
-            typer.truth_test(cond)
+    if not all(typer.comprehension_clause(clause) for clause in node.clauses):
+        return None
     elt = typer.number(node.elt, typer.expr(node.elt))
     if elt is None:
         return None
