@@ -7,12 +7,51 @@ immutable and hashable: they key specializations and cache entries.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64", "complex64", "complex128")
+
+
+def value_type(cls):
+    """A frozen value class: what @dataclass(frozen=True) makes (__init__ over
+    the annotated fields, ==, hash, no assignment) without generating code
+    with exec, which cost ~8 ms of every warm start for these ~20 classes."""
+    names = tuple(cls.__dict__.get("__annotations__", {}))
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} arguments but {len(args)} were given")
+        given = dict(zip(names, args), **kwargs)
+        for name in names:
+            if name in given:
+                object.__setattr__(self, name, given[name])
+            elif name in defaults:
+                object.__setattr__(self, name, defaults[name])
+            else:
+                raise TypeError(f"{cls.__name__}() missing argument '{name}'")
+
+    def values(self):
+        return tuple(getattr(self, n) for n in names)
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and values(self) == values(other)
+
+    def __hash__(self):
+        return hash((cls.__name__,) + values(self))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field '{name}' of a {cls.__name__} (types are immutable)")
+
+    cls.__init__ = __init__
+    cls.__setattr__ = __setattr__
+    cls.__delattr__ = __setattr__
+    if "__eq__" not in cls.__dict__:
+        cls.__eq__ = __eq__
+    if cls.__dict__.get("__hash__") is None:
+        cls.__hash__ = __hash__
+    return cls
 
 
 class Type:
@@ -28,7 +67,7 @@ class Type:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Scalar(Type):
     dtype: str
     weak: bool = False  # a Python scalar rather than a NumPy one
@@ -47,7 +86,7 @@ class Scalar(Type):
         return self.np_dtype.kind
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Array(Type):
     dtype: str
     ndim: int
@@ -70,7 +109,7 @@ class Array(Type):
         return Array(self.dtype, self.ndim, layout, self.readonly)
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Tuple(Type):
     items: tuple
 
@@ -85,7 +124,7 @@ class Tuple(Type):
         return None
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class List(Type):
     """A homogeneous Python list (tr::List: a shared, growable buffer).  elem
     None: an empty literal whose element type later appends decide.
@@ -107,7 +146,7 @@ def has_list(t: Type) -> bool:
     return False
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class NoneType(Type):
     def spell(self) -> str:
         return "None"
@@ -116,7 +155,7 @@ class NoneType(Type):
 NONE = NoneType()
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Optional(Type):
     """None or a value of `inner` (a variable assigned None on one path and a
     value on another; a function returning None on some paths).  C++:
@@ -128,7 +167,7 @@ class Optional(Type):
         return f"Optional[{self.inner.spell()}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class MaybeWeak(Type):
     """A function's result that CPython returns as a Python number on some
     paths and as the NumPy scalar `inner` on others (passes/returns.py):
@@ -140,7 +179,7 @@ class MaybeWeak(Type):
         return f"{self.inner.spell()} (a Python number on some paths)"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class AnyType(Type):
     """A value produced by fallback code whose type is not known: held as a
     Python object, converted to float64 where typed code meets it."""
@@ -152,7 +191,7 @@ class AnyType(Type):
 ANY = AnyType()
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Range(Type):
     """The value of range(...): only iterated, never stored."""
 
@@ -160,7 +199,7 @@ class Range(Type):
         return "range"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Enumerate(Type):
     inner: Type
 
@@ -168,7 +207,7 @@ class Enumerate(Type):
         return f"enumerate[{self.inner.spell()}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Zip(Type):
     inners: tuple
 
@@ -176,7 +215,7 @@ class Zip(Type):
         return f"zip[{', '.join(t.spell() for t in self.inners)}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Generator(Type):
     """A generator expression: consumed in place by sum/min/max/any/all."""
 
@@ -186,7 +225,7 @@ class Generator(Type):
         return f"generator[{self.elt.spell()}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class DType(Type):
     """A dtype object used as a value (np.float32, a.dtype): compile-time only."""
 
@@ -196,7 +235,7 @@ class DType(Type):
         return f"dtype[{self.dtype}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class CompileTimeValue(Type):
     """A module, function or other Python object known while compiling."""
 
@@ -212,7 +251,7 @@ class CompileTimeValue(Type):
         return f"<{getattr(self.value, '__name__', type(self.value).__name__)}>"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Str(Type):
     """A Python str (immutable, UTF-8 bytes in compiled code)."""
 
@@ -223,7 +262,7 @@ class Str(Type):
 STR = Str()
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Unknown(Type):
     """The key/value type of an empty `{}` / `set()` before later stores tell."""
 
@@ -234,7 +273,7 @@ class Unknown(Type):
 UNKNOWN = Unknown()
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Dict(Type):
     """A dict with scalar/tuple/str keys (insertion-ordered hash table in C++)."""
 
@@ -245,7 +284,7 @@ class Dict(Type):
         return f"dict[{self.key.spell()}, {self.value.spell()}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Set(Type):
     elt: Type
 
@@ -253,7 +292,7 @@ class Set(Type):
         return f"set[{self.elt.spell()}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class DictView(Type):
     """d.keys() / d.values() / d.items(): iterated, len(), `in`."""
 
@@ -264,7 +303,7 @@ class DictView(Type):
         return f"dict_{self.kind}[{self.dict.key.spell()}, {self.dict.value.spell()}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class IterTools(Type):
     """itertools.product / combinations: only iterated (one loop over an odometer)."""
 
@@ -276,7 +315,7 @@ class IterTools(Type):
         return f"{self.kind}[{', '.join(t.spell() for t in self.inners)}]"
 
 
-@dataclass(frozen=True, repr=False)
+@value_type
 class Instance(Type):
     """An instance of a @jit_class with one field layout: the fields, in the
     order __init__ first assigns them, and their types.  `cls` is the class's
