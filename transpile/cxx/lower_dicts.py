@@ -184,7 +184,7 @@ class DictLowering:
     def x_DictComp(self, node: h.DictComp) -> CExpr:
         t = self.type_of(node)
 
-        def add(out):
+        def add(out, _elems=None):
             key = self.convert(self.expr(node.key), self.type_of(node.key), t.key)
             key = self.hoist(key) if not key.isidentifier() else key
             self.emit(f"{out}.set({key}, {self.convert(self.expr(node.value), self.type_of(node.value), t.value)});")
@@ -194,7 +194,7 @@ class DictLowering:
     def x_SetComp(self, node: h.SetComp) -> CExpr:
         t = self.type_of(node)
 
-        def add(out):
+        def add(out, _elems=None):
             self.emit(f"{out}.add({self.convert(self.expr(node.elt), self.type_of(node.elt), t.elt)});")
 
         return self.map_comprehension(node.clauses, t, add)

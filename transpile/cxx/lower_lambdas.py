@@ -55,6 +55,8 @@ class LambdaLowering:
             start, stop, step = ("0", codes[0], "1") if len(codes) == 1 else (
                 (codes[0], codes[1], "1") if len(codes) == 2 else tuple(codes))
             return f"tr::list_range<{e}>(int64_t({start}), int64_t({stop}), int64_t({step}))"
+        if info.kind == "iterable":  # a dict, set or dict view
+            return self.list_of_iterable(x, self.type_of(x), info.elem).code
         code = self.expr(x)
         if info.kind == "tuple":
             return f"tr::list_from_tuple<{e}>({code.code})"

@@ -67,7 +67,7 @@ class ListLowering:
         self.use_lists()
         e = elem_of(t)
 
-        def add(out):
+        def add(out, _elems=None):
             elt_t = self.type_of(elt) if elt not in self.tf.coerce else T.FLOAT
             value = self.convert(self.expr(elt), elt_t, e)
             self.emit(f"{out}.push({ctype(e)}({value}));")
@@ -77,7 +77,8 @@ class ListLowering:
     def filled(self, clauses, make: str, prefix: str, add) -> CExpr:
         """The loops of a list/dict/set comprehension, emitted before the
         statement (through self.pre, so while-conditions re-run them): a new
-        container `auto out = make;`, then add(out) in the innermost loop."""
+        container `auto out = make;`, then add(out, elems) in the innermost loop
+        (a clause with no target hands its elements to add)."""
         out = self.tmp(prefix)
         saved = self.lines, self.depth, self.pre
         self.lines, self.depth, self.pre = [], 0, []
@@ -89,10 +90,11 @@ class ListLowering:
             self.emit(header)
             self.depth += 1
             opened += 1
-            self.bind_loop_target(clause.target, elems, it)
+            if clause.target is not None:
+                self.bind_loop_target(clause.target, elems, it)
             for cond in clause.conds:
                 self.emit(f"if (!{self.condition(cond)}) continue;")
-        add(out)
+        add(out, elems)
         for _ in range(opened):
             self.depth -= 1
             self.lines.append(Line(self.depth, "}"))
@@ -100,6 +102,20 @@ class ListLowering:
         self.lines, self.depth, self.pre = saved
         self.pre.extend("    " * line.indent + line.text for line in body)
         return CExpr(out)
+
+    def list_of_iterable(self, node, it, elem_t) -> CExpr:
+        """A new list of the elements of a dict, set, dict view or itertools
+        iterator (list(d), sorted(d.items()), max(d.values())...)."""
+        self.use_lists()
+        e = ctype(elem_t)
+        loop = h.CompFor(node.loc, None, node, ())
+        self.tf.loops[loop] = it
+
+        def add(out, elems):
+            value = elems if isinstance(elems, str) else f"{e}({', '.join(elems)})"
+            self.emit(f"{out}.push({e}({value}));")
+
+        return self.filled((loop,), f"tr::List<{e}>::make()", "list", add)
 
     def x_Call(self, node: h.Call) -> CExpr:
         kind, target, _ = self.tf.calls[node]

@@ -14,6 +14,12 @@ from ..hir.types import Type
 NOT_CONST = object()
 
 
+class NotYetKnown(Exception):
+    """Raised by an entry's typing rule when an argument's type is not settled
+    yet (an empty dict before its stores are typed): the typer tries again on
+    its next pass."""
+
+
 @dataclass
 class CallSite:
     """One call as the typer sees it."""

@@ -13,7 +13,7 @@ from ..cxx.model import CExpr
 from ..hir import types as T
 from ..passes import promote
 from . import lookup_callable, register
-from .base import Entry
+from .base import Entry, NotYetKnown
 
 H_LIST = "transpile_rt/list.hpp"
 
@@ -60,6 +60,26 @@ def _elem_ct(t: T.List) -> str:
 
 def _is_list(t):
     return isinstance(t, T.List)
+
+
+def _as_list_type(site):
+    """The list type of argument 0 and how the lowering gets it: a list as it
+    is (None), or a dict/set/dict view iterated into a new list (its node)."""
+    t = site.args[0]
+    if isinstance(t, (T.Dict, T.Set, T.DictView)):
+        elem, _ = _seq_elem(site, t)
+        return T.List(elem), site.arg_nodes[0]
+    return t, None
+
+
+def _list_arg(ls) -> str:
+    """C++ of argument 0 as a list (see _as_list_type)."""
+    node = ls.site_info
+    if node is None:
+        return ls.args[0].code
+    t = ls.arg_types[0]
+    elem, _ = _seq_elem(None, t)
+    return ls.lower.list_of_iterable(node, t, elem).code
 
 
 # ---- methods ------------------------------------------------------------------------
@@ -132,6 +152,7 @@ def _sum(site):
     t = site.args[0]
     if isinstance(t, T.Generator) and not isinstance(t.elt, T.Scalar):
         raise site.error(f"sum() of a generator of {t.elt} is not supported")
+    t, source = _as_list_type(site)
     if not _is_list(t):
         return None
     site.check_arity(1, 2, ("start",))
@@ -139,7 +160,7 @@ def _sum(site):
     if not isinstance(t.elem, T.Scalar):
         raise site.error(f"sum() of {t} is not supported in compiled code", "sum a list of numbers")
     try:
-        return promote.binary("+", start, t.elem).result, None
+        return promote.binary("+", start, t.elem).result, source
     except promote.PromotionError as exc:
         raise site.error(str(exc)) from None
 
@@ -147,7 +168,7 @@ def _sum(site):
 def _sum_lower(ls):
     start = ls.args[1].code if len(ls.args) > 1 else (ls.kwargs["start"].code if "start" in ls.kwargs else "0")
     ct = _ct(ls, ls.result)
-    return CExpr(f"tr::list_sum<{ct}>({ls.args[0].code}, {ct}({start}))")
+    return CExpr(f"tr::list_sum<{ct}>({_list_arg(ls)}, {ct}({start}))")
 
 
 wrap(builtins.sum, "sum", _sum, _sum_lower)
@@ -158,15 +179,17 @@ def _minmax(which):
         if len(site.args) == 1 and isinstance(site.args[0], T.Generator) and not isinstance(site.args[0].elt,
                                                                                             T.Scalar):
             raise site.error(f"{which}() of a generator of {site.args[0].elt} is not supported")
-        if not (len(site.args) == 1 and _is_list(site.args[0])):
+        if len(site.args) != 1:
             return None
-        t = site.args[0]
+        t, source = _as_list_type(site)
+        if not _is_list(t):
+            return None
         if not isinstance(t.elem, (T.Scalar, T.Tuple)) or (isinstance(t.elem, T.Scalar) and t.elem.kind == "c"):
             raise site.error(f"{which}() of {t} is not supported in compiled code")
-        return t.elem, None
+        return t.elem, source
 
     def lower(ls):
-        return CExpr(f"tr::list_{which}({ls.args[0].code})")
+        return CExpr(f"tr::list_{which}({_list_arg(ls)})")
 
     return infer, lower
 
@@ -193,6 +216,14 @@ def _seq_elem(site, t):
         if t.ndim == 1:
             return t.scalar, "array"
         return T.Array(t.dtype, t.ndim - 1, "C" if t.layout == "C" else "A", t.readonly), "array"
+    if isinstance(t, (T.Dict, T.Set, T.DictView)):  # iterated into a new list
+        d = t.dict if isinstance(t, T.DictView) else t
+        kind = t.kind if isinstance(t, T.DictView) else "keys"
+        elem = t.elt if isinstance(t, T.Set) else \
+            {"keys": d.key, "values": d.value, "items": T.Tuple((d.key, d.value))}[kind]
+        if T.UNKNOWN in (elem.items if isinstance(elem, T.Tuple) else (elem,)):
+            raise NotYetKnown(t)
+        return elem, "iterable"
     return NotImplemented, None
 
 
@@ -211,6 +242,8 @@ def _make_list(ls, kind, fresh_ok):
         return f"tr::list_from_array<{e}>({lw.ev(x)})"
     if isinstance(t, T.Generator) and fresh_ok:
         return x.code
+    if kind == "iterable":
+        return lw.list_of_iterable(ls.site_info[1], t, rt.elem).code
     return f"tr::list_copy({x.code})"
 
 
@@ -236,7 +269,7 @@ def _list_ctor(frozen):
             return None
         if kind == "range":
             return T.List(T.INT, frozen), ("range", tuple(site.arg_nodes[0].args))
-        return T.List(elem, frozen), (kind, ())
+        return T.List(elem, frozen), (kind, site.arg_nodes[0] if kind == "iterable" else ())
 
     def lower(ls):
         kind, _ = ls.site_info
@@ -277,7 +310,7 @@ def _sorted(site):
     rev = site.arg_type(1, "reverse")
     if rev is not None and not (isinstance(rev, T.Scalar) and rev.kind in "biu"):
         raise site.error("sorted(reverse=) needs a bool")
-    return T.List(elem), (kind, ())
+    return T.List(elem), (kind, site.arg_nodes[0] if kind == "iterable" else ())
 
 
 def _sorted_lower(ls):

@@ -21,7 +21,7 @@ from ..diagnostics import (FunctionNotCompilable, MultipleErrors, SourceLoc, Typ
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable, lookup_method
-from ..library.base import NOT_CONST, CallSite
+from ..library.base import NOT_CONST, CallSite, NotYetKnown
 from . import classes, fallback, indexing, lists, promote
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
@@ -1030,7 +1030,11 @@ class FunctionTyper:
         args, kwargs = optional.call_args(self, node, target, name, args, kwargs, arg_nodes,
                                           kw_nodes)
         site = CallSite(node, args, kwargs, arg_nodes, kw_nodes, self.const, name=name)
-        result, info = entry.infer(site)
+        try:
+            result, info = entry.infer(site)
+        except NotYetKnown:
+            self.unknown.append(node)
+            return None
         self.tf.calls[node] = ("lib", entry, info)
         return result
 

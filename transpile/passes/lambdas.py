@@ -273,6 +273,15 @@ def _elements(typer, node, t):
         if t.ndim == 1:
             return t.scalar, "array"
         return T.Array(t.dtype, t.ndim - 1, "C" if t.layout == "C" else "A", t.readonly), "array"
+    if isinstance(t, (T.Dict, T.Set, T.DictView)):  # iterated into a new list first
+        from ..library.base import NotYetKnown
+        from ..library.lists import _seq_elem
+
+        try:
+            return _seq_elem(None, t)[0], "iterable"
+        except NotYetKnown:
+            typer.unknown.append(node)
+            return None, "iterable"
     raise typer.error(node, f"key= over {t} is not supported in compiled code",
                       "iterate a list, tuple, range or 1-d array")
 
