@@ -317,3 +317,15 @@ def test_a_field_assigned_on_some_paths_only():
         bare.leaf_value()
     with pytest.raises(AttributeError):
         bare.leaf
+
+
+def test_weak_references():
+    import gc
+    import weakref
+
+    v = J.Vec(1.0, 2.0)
+    r = weakref.ref(v)
+    assert r() is v
+    del v
+    gc.collect()
+    assert r() is None
