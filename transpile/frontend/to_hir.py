@@ -221,14 +221,18 @@ class _Converter:
         self.renames = saved
         return h.GenExp(self.loc(e), elt, target, iter_, conds)
 
-    def e_List(self, e):
+    def elements(self, e) -> tuple:
+        """The items of a list or set display (a starred item is unsupported)."""
         elts = []
         for el in e.elements:
             if isinstance(el, cst.StarredElement):
                 self.unsupported(el)
                 continue
             elts.append(self.expr(el.value))
-        return h.ListExpr(self.loc(e), tuple(elts))
+        return tuple(elts)
+
+    def e_List(self, e):
+        return h.ListExpr(self.loc(e), self.elements(e))
 
     def e_ListComp(self, e):
         saved = dict(self.renames)
@@ -248,13 +252,7 @@ class _Converter:
         return h.DictExpr(self.loc(e), tuple(keys), tuple(values))
 
     def e_Set(self, e):
-        elts = []
-        for el in e.elements:
-            if isinstance(el, cst.StarredElement):
-                self.unsupported(el)
-                continue
-            elts.append(self.expr(el.value))
-        return h.SetExpr(self.loc(e), tuple(elts))
+        return h.SetExpr(self.loc(e), self.elements(e))
 
     def _comp_clauses(self, e):
         """The for clauses of a list/dict/set comprehension, targets renamed apart
