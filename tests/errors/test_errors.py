@@ -185,3 +185,27 @@ def test_cxx_errors_map_to_the_python_line(tmp_path):
 def test_public_error_classes():
     assert issubclass(TypingError, TypeError)
     assert issubclass(UnsupportedSyntaxError, transpile.TranspileError)
+
+
+def _count_long_words(words):
+    n = 0
+    for w in words:
+        if len(w) > 3:
+            n += 1
+    return n
+
+
+def test_list_of_str_argument_runs_in_cpython_or_errors_under_fullgraph():
+    """A list whose elements cannot cross (str) is a whole-function fallback,
+    and under fullgraph a FunctionNotCompilable naming why; never an internal error."""
+    import warnings as _w
+
+    from transpile import TranspileFallbackWarning
+    from transpile.diagnostics import FunctionNotCompilable
+
+    with pytest.warns(TranspileFallbackWarning, match="a list of str cannot cross"):
+        assert jit(_count_long_words)(["a", "abcd", "hello"]) == 2
+    with _w.catch_warnings():
+        _w.simplefilter("ignore")
+        with pytest.raises(FunctionNotCompilable, match="a list of str cannot cross"):
+            jit(_count_long_words, fullgraph=True)(["a", "abcd"])

@@ -24,7 +24,10 @@ def conv(t: T.Type) -> str:
         return f"tr::cv::Tup<{', '.join(conv(i) for i in t.items)}>"
     if isinstance(t, T.List):
         return f"tr::cv::Lst<{conv(T.INT if t.elem is None else t.elem)}, {'true' if t.frozen else 'false'}>"
-    raise TypeError(f"{t} cannot be an element of a list that crosses into Python")
+    from ..diagnostics import FunctionNotCompilable  # the whole function runs in CPython (or, fullgraph: this error)
+
+    raise FunctionNotCompilable(f"a list of {t} cannot cross between Python and compiled code",
+                                hint="pass and return lists of numbers, bools, arrays, tuples or lists")
 
 
 def elem_of(t: T.List) -> T.Type:
