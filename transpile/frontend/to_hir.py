@@ -180,13 +180,7 @@ class _Converter:
         if isinstance(t, cst.Name):
             return h.Name(self.loc(t), self.renames.get(t.value, t.value))
         if isinstance(t, (cst.Tuple, cst.List)):
-            elts = []
-            for el in t.elements:
-                if isinstance(el, cst.StarredElement):
-                    self.unsupported(el)
-                    continue
-                elts.append(self.target(el.value))
-            return h.TupleExpr(self.loc(t), tuple(elts))
+            return h.TupleExpr(self.loc(t), self.elements(t, self.target))
         if isinstance(t, cst.Subscript):
             return self.expr(t)
         if isinstance(t, cst.Attribute):
@@ -221,14 +215,16 @@ class _Converter:
         self.renames = saved
         return h.GenExp(self.loc(e), elt, target, iter_, conds)
 
-    def elements(self, e) -> tuple:
-        """The items of a list or set display (a starred item is unsupported)."""
+    def elements(self, e, read=None) -> tuple:
+        """The items of a list or set display, or of a tuple/list target (read =
+        self.target); a starred item is unsupported."""
+        read = read or self.expr
         elts = []
         for el in e.elements:
             if isinstance(el, cst.StarredElement):
                 self.unsupported(el)
                 continue
-            elts.append(self.expr(el.value))
+            elts.append(read(el.value))
         return tuple(elts)
 
     def e_List(self, e):

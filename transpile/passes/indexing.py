@@ -151,13 +151,7 @@ def setitem(typer, target: h.Subscript, base: T.Type, value: T.Type) -> IndexInf
         return lists.setitem(typer, target, base, value)
     if not isinstance(base, T.Array):
         raise typer.error(target, f"'{base}' object does not support item assignment")
-    for idx in target.index:
-        if isinstance(idx, h.Slice):
-            for part in (idx.lower, idx.upper, idx.step):
-                if part is not None:
-                    typer.expr(part)
-        else:
-            typer.expr(idx)
+    typer.index_types(target)
     info = getitem(typer, target, base)
     if isinstance(value, T.Scalar):
         if value.kind == "c" and base.scalar.kind != "c":

@@ -887,6 +887,14 @@ class FunctionTyper:
         base = optional.subscript_base(self, node.value, base)
         if base is None:
             return None
+        self.index_types(node)
+        optional.indices(self, node, base)
+        info = indexing.getitem(self, node, base)
+        self.tf.subscripts[node] = info
+        return info.result
+
+    def index_types(self, node: h.Subscript) -> None:
+        """Types each index of x[...] (the parts of slices too)."""
         for idx in node.index:
             if isinstance(idx, h.Slice):
                 for part in (idx.lower, idx.upper, idx.step):
@@ -894,10 +902,6 @@ class FunctionTyper:
                         self.expr(part)
             else:
                 self.expr(idx)
-        optional.indices(self, node, base)
-        info = indexing.getitem(self, node, base)
-        self.tf.subscripts[node] = info
-        return info.result
 
     def comprehension_clause(self, clause) -> bool:
         """Types one `for target in iter if cond...` of a generator expression or

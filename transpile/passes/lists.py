@@ -167,13 +167,7 @@ def getitem(typer, node: h.Subscript, base: T.List):
 
 
 def setitem(typer, target: h.Subscript, base: T.List, value):
-    for idx in target.index:
-        if isinstance(idx, h.Slice):
-            for part in (idx.lower, idx.upper, idx.step):
-                if part is not None:
-                    typer.expr(part)
-        else:
-            typer.expr(idx)
+    typer.index_types(target)
     if len(target.index) != 1:
         raise typer.error(target, "list indices must be integers or slices, not tuple")
     idx = target.index[0]
