@@ -25,7 +25,8 @@ from .options import Options, cache_enabled
 from .importhook import RunInPython, lookup as prebuilt_lookup  # `transpile build` artifacts, import hook
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
-             "complex64/complex128 (any shape and strides), tuples of these, and None")
+             "complex64/complex128 (any shape and strides), tuples of these, and None; with backend='cuda' also "
+             "device arrays (__cuda_array_interface__: CuPy, PyTorch CUDA tensors)")
 
 
 # Specializations translated and compiled by this process (not loaded from
@@ -127,7 +128,15 @@ class JitFunction:
                 if self.options.fullgraph:
                     raise TypeError(message) from None
                 return self._run_in_python(args, message)
-            types.extend(T.from_descriptor(desc))
+            described = T.from_descriptor(desc)
+            if self.options.backend != "cuda" and isinstance(described[0], T.DeviceArray):
+                message = (f"{self.py_func.__name__}(): argument '{name}' is a CUDA device array "
+                           f"(__cuda_array_interface__), which backend='{self.options.backend}' cannot use: "
+                           "decorate with @jit(backend='cuda') or pass a NumPy array")
+                if self.options.fullgraph:
+                    raise TypeError(message)
+                return self._run_in_python(args, message)
+            types.extend(described)
         types = tuple(types)
         if types in self._python_mode:
             return self.py_func(*args)

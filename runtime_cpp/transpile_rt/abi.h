@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 4
+#define TR_ABI_VERSION 5
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -51,12 +51,15 @@ typedef struct tr_buffer {
     void *data;
 } tr_buffer;
 
-/* An array argument, borrowed for the duration of the call. */
+/* An array argument, borrowed for the duration of the call.  For a device
+ * array (an object with __cuda_array_interface__, backend="cuda" only) data
+ * is the device pointer and owner the CUDA stream its producer ordered work
+ * on (cudaStream_t; NULL: none to wait for). */
 typedef struct tr_array_in {
     char *data;
     const int64_t *shape;
     const int64_t *strides;     /* in bytes, as NumPy keeps them */
-    void *owner;                /* opaque: the object the array came from */
+    void *owner;                /* opaque: the object the array came from (device arrays: the stream) */
 } tr_array_in;
 
 /* An array result.  Exactly one of buffer/owner is set: buffer hands one

@@ -5,6 +5,7 @@ file, line and source, so `transpile show` reads side by side."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -18,6 +19,11 @@ from .lower_lambdas import LambdaLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import local_name, symbol
 from .types import ctype, literal
+
+# What evaluates an array expression in generated code (runtime_cpp's expr.hpp):
+# tr::assign / tr::eval / tr::copy_as, and the lazy nodes that O1 passes on.
+_ARRAY_EVAL = re.compile(r"\btr::(?:assign|eval|copy_as)\b|\btr::(?:binary|unary|select)<")
+PARALLEL_EXPR_DEFINE = "#define TR_PARALLEL_EXPR 1"
 
 BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
                 "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
@@ -78,6 +84,8 @@ class ModuleLowerer:
         functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
         defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
                    f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
+        if self.parallel_exprs(functions):
+            defines.append(PARALLEL_EXPR_DEFINE)
         title = f"{entry.hir.qualname}({', '.join(str(t) for t in entry.arg_types)}) -> {entry.return_type}"
         mod = CxxModule(title, defines, self.includes, self.constants, functions, [])
         mod.types = [lower_classes.struct_decl(t) for t in self.layouts]
@@ -103,11 +111,26 @@ class ModuleLowerer:
                               "TR_FALLBACK_MODULE_INIT")
         return mod
 
+    def parallel_exprs(self, functions: list[CxxFunction]) -> bool:
+        """Whether the module's array expressions may be split over threads
+        (backend="cpu" at O1: the toolchain adds -fopenmp for this define) or
+        run as GPU kernels (backend="cuda", any level).  Only modules whose code
+        evaluates one get it, so the others keep their compile time; Ascend
+        keeps array expressions on the host."""
+        backend, level = self.options.backend, self.options.jit_level
+        if not (backend == "cuda" or (backend == "cpu" and level == "O1")):
+            return False
+        return any(_ARRAY_EVAL.search(line.text) for f in functions for line in f.body)
+
     def entry(self, tf: TypedFunction, sym: str) -> CxxEntry:
         unpack, call_args = [], []
         slot = 0
         for name, t in zip(tf.params, tf.arg_types):
-            code, slot = _unpack(t, slot)
+            if isinstance(t, T.DeviceArray):  # checked and its stream waited for (backend/cuda.cuh)
+                self.include("transpile_rt/backend/parallel.hpp")
+                code, slot = f'tr::par::device_array_arg<{ctype(t.scalar)}, {t.ndim}>(args[{slot}], "{name}")', slot + 1
+            else:
+                code, slot = _unpack(t, slot)
             var = f"a_{symbol(name)}"
             unpack.append(f"{ctype(t)} {var} = {code};")
             call_args.append(var)

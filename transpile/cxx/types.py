@@ -19,6 +19,8 @@ def elem(dtype: str) -> str:
 def ctype(t: T.Type) -> str:
     if isinstance(t, T.Scalar):
         return SCALAR_CTYPES[t.dtype]
+    if isinstance(t, T.DeviceArray):  # CUDA memory: data, shape and strides (backend/parallel.hpp)
+        return f"tr::DeviceArray<{SCALAR_CTYPES[t.dtype]}, {t.ndim}, tr::A>"
     if isinstance(t, T.Array):
         layout = "tr::C" if t.layout == "C" else "tr::A"
         return f"tr::Array<{SCALAR_CTYPES[t.dtype]}, {t.ndim}, {layout}>"

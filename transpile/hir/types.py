@@ -110,6 +110,27 @@ class Array(Type):
 
 
 @value_type
+class DeviceArray(Array):
+    """An array in CUDA device memory, passed in through
+    `__cuda_array_interface__` (CuPy, PyTorch, Numba device arrays) and used
+    in place.  An Array to the typer (element types, shape), but host code
+    cannot touch its elements: passes/device_arrays.py lets it into prange
+    kernels and shape queries only.  Strides are whatever the producer has."""
+    dtype: str
+    ndim: int
+    layout: str = "A"
+    readonly: bool = False
+
+    def spell(self) -> str:
+        dims = ", ".join([":"] * self.ndim)
+        flags = ", readonly" if self.readonly else ""
+        return f"{self.dtype}[{dims}] (cuda device{flags})"
+
+    def with_layout(self, layout: str) -> "DeviceArray":
+        return self
+
+
+@value_type
 class Tuple(Type):
     items: tuple
 
@@ -366,6 +387,8 @@ def serialize(t: Type):
     """A JSON-able form of a type (cache metadata); deserialize() inverts it."""
     if isinstance(t, Scalar):
         return ["scalar", t.dtype, t.weak]
+    if isinstance(t, DeviceArray):
+        return ["device_array", t.dtype, t.ndim, t.readonly]
     if isinstance(t, Array):
         return ["array", t.dtype, t.ndim, t.layout, t.readonly]
     if isinstance(t, Tuple):
@@ -399,6 +422,8 @@ def deserialize(data) -> Type:
         return Scalar(data[1], data[2])
     if kind == "array":
         return Array(data[1], data[2], data[3], data[4])
+    if kind == "device_array":
+        return DeviceArray(data[1], data[2], "A", data[3])
     if kind == "tuple":
         return Tuple(tuple(deserialize(i) for i in data[1:]))
     if kind == "list":
@@ -453,6 +478,7 @@ K_INSTANCE = 10  # followed by the layout's number in this process (transpile.cl
 K_DICT, K_SET, K_STR = 11, 12, 13  # dicts and sets cross as K_OBJECT results (built through the host table)
 K_MAYBE_WEAK = 15  # results only: a flag slot (uint8: a Python number), then the NumPy scalar's slot
 K_OPTIONAL = 14  # results only: a flag slot (uint8), then the value's tree (its slots filled when the flag is set)
+K_DEVICE_ARRAY = 16  # typenum, ndim, readonly: an object with __cuda_array_interface__ (arguments only)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
 
@@ -488,6 +514,10 @@ def from_descriptor(desc: tuple) -> list[Type]:
             num, ndim, layout, readonly = desc[pos:pos + 4]
             pos += 4
             return Array(_DTYPE_OF_NUM[num], ndim, LAYOUTS[layout], bool(readonly))
+        if kind == K_DEVICE_ARRAY:
+            num, ndim, readonly = desc[pos:pos + 3]
+            pos += 3
+            return DeviceArray(_DTYPE_OF_NUM[num], ndim, "A", bool(readonly))
         if kind == K_TUPLE:
             n = desc[pos]
             pos += 1
@@ -524,6 +554,8 @@ def to_descriptor(t: Type) -> tuple:
         if t.weak:
             return ({"bool": K_PYBOOL, "int64": K_PYINT, "float64": K_PYFLOAT, "complex128": K_PYCOMPLEX}[t.dtype],)
         return (K_NPSCALAR, _typenum(t.dtype))
+    if isinstance(t, DeviceArray):
+        return (K_DEVICE_ARRAY, _typenum(t.dtype), t.ndim, int(t.readonly))
     if isinstance(t, Array):
         layout = t.layout if t.layout in LAYOUTS else "A"
         return (K_ARRAY, _typenum(t.dtype), t.ndim, LAYOUTS.index(layout), int(t.readonly))

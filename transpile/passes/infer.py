@@ -228,10 +228,11 @@ class FunctionTyper:
             raise_collected(sorted(self.fullgraph_errors.values(), key=lambda e: (e.loc.line, e.loc.col)))
         if self.tf.return_type is None:
             self.tf.return_type = T.NONE
-        from . import parallel, returns  # prange loops: privates, reductions, races
+        from . import device_arrays, parallel, returns  # prange loops: privates, reductions, races
 
         self.tf.weak_returns = returns.weak_varies(self.tf, self.program)
         parallel.analyse(self)
+        device_arrays.check(self)  # GPU memory: kernels and shape queries only
 
     # ---- nested functions (closures) ---------------------------------------
 

@@ -47,6 +47,39 @@ inline void require_device() {
     seen = true;
 }
 
+// A device array argument (an object with __cuda_array_interface__), used
+// in place: Staging leaves it alone and kernels get it as it is.  Its
+// pointer must be memory the current GPU can address, and the stream its
+// producer ordered work on is waited for, as the protocol asks of a consumer.
+template <class T, int N> inline DeviceArray<T, N, A> device_array_arg(void *slot, const char *name) {
+    const tr_array_in *in = static_cast<const tr_array_in *>(slot);
+    require_device();
+    DeviceArray<T, N, A> d;
+    d.data = reinterpret_cast<T *>(in->data);
+    for (int k = 0; k < N; ++k) d.shape[k] = in->shape[k], d.strides[k] = in->strides[k] / int64_t(sizeof(T));
+    if (d.size() > 0) {
+        cudaPointerAttributes attr;
+        cudaError_t e = cudaPointerGetAttributes(&attr, in->data);
+        if (e != cudaSuccess) cudaGetLastError();  // clears the sticky error of a bad pointer
+        if (e != cudaSuccess || (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged))
+            raise(TR_ERR_VALUE,
+                  "argument '%s': its __cuda_array_interface__ pointer %p is not CUDA device memory; pass a CuPy "
+                  "array, a PyTorch CUDA tensor or a NumPy array (copied to the GPU and back)",
+                  name, static_cast<void *>(in->data));
+        int current = 0;
+        check(cudaGetDevice(&current), "cudaGetDevice");
+        if (attr.type == cudaMemoryTypeDevice && attr.device != current)
+            raise(TR_ERR_VALUE,
+                  "argument '%s' lives on GPU %d but kernels run on GPU %d; move it (e.g. cupy: with "
+                  "cupy.cuda.Device(%d): a.copy()) or set CUDA_VISIBLE_DEVICES",
+                  name, attr.device, current, current);
+    }
+    if (in->owner)
+        check(cudaStreamSynchronize(static_cast<cudaStream_t>(in->owner)),
+              "waiting for the stream of a device array argument (cudaStreamSynchronize)");
+    return d;
+}
+
 struct CudaDevice {
     static constexpr const char *name = "cuda";
     static void ready() { require_device(); }

@@ -39,6 +39,8 @@ enum { K_LIST = 9 }; /* a Python list of one element type (Node.elem); n: 1 when
 enum { K_STR = 13 }; /* a str: slot tr_str (argument: borrowed UTF-8; result: text handed over) */
 enum { K_MAYBE_WEAK = 15 }; /* results only: a flag slot (uint8: box as a Python number), then a NumPy scalar (n = 1) */
 enum { K_OPTIONAL = 14 }; /* results only: None or a value; a flag slot (uint8), then the value's tree (n = 1) */
+enum { K_DEVICE_ARRAY = 16 }; /* arguments only: an object with __cuda_array_interface__; slot tr_array_in
+                                 (data: the device pointer, owner: the producer's CUDA stream or NULL) */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
 #define MAX_LEAVES 64
@@ -137,6 +139,142 @@ static const char *array_problem(PyArrayObject *a) {
     for (int k = 0; k < PyArray_NDIM(a); ++k)
         if (PyArray_STRIDES(a)[k] % item) return "its strides are not multiples of its item size (pass a copy)";
     return NULL;
+}
+
+/* ---- __cuda_array_interface__ (CuPy, PyTorch, Numba device arrays) ------
+ *
+ * Version 2 and 3 of the protocol: shape, typestr, data = (pointer,
+ * read-only), optional strides (None: C-contiguous), mask (must be None) and
+ * stream (v3: the stream whose work on the data must finish before we use
+ * it; 1 and 2 are the legacy and per-thread default streams).  Nothing here
+ * touches device memory: the generated CUDA module checks the pointer and
+ * synchronizes the stream (backend/cuda.cuh, tr::par::device_array_arg). */
+
+typedef struct {
+    int typenum, ndim, readonly;
+    void *data;
+    void *stream;
+    int64_t shape[TR_MAX_NDIM];
+    int64_t strides[TR_MAX_NDIM]; /* in bytes */
+} DeviceView;
+
+static PyObject *cai_dict(PyObject *obj) {
+    if (PyArray_Check(obj) || PyTuple_Check(obj) || PyList_Check(obj)) return NULL;
+    PyObject *d = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+    if (!d) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+        return NULL;
+    }
+    if (!PyDict_Check(d)) {
+        Py_DECREF(d);
+        PyErr_SetString(PyExc_TypeError, "its __cuda_array_interface__ is not a dict");
+        return NULL;
+    }
+    return d;
+}
+
+static int cai_int(PyObject *v, int64_t *out, const char *what) {
+    long long x = v ? PyLong_AsLongLong(v) : -1;
+    if (!v || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "__cuda_array_interface__: '%s' must hold integers", what);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Fills `v` from the interface dict; -1 with a TypeError saying what is wrong. */
+static int parse_cai(PyObject *d, DeviceView *v) {
+    PyObject *shape = PyDict_GetItemString(d, "shape"), *typestr = PyDict_GetItemString(d, "typestr");
+    PyObject *data = PyDict_GetItemString(d, "data"), *strides = PyDict_GetItemString(d, "strides");
+    PyObject *mask = PyDict_GetItemString(d, "mask"), *stream = PyDict_GetItemString(d, "stream");
+    PyObject *version = PyDict_GetItemString(d, "version");
+    if (!shape || !PyTuple_Check(shape) || !typestr || !PyUnicode_Check(typestr) || !data || !PyTuple_Check(data) ||
+        PyTuple_GET_SIZE(data) != 2) {
+        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ needs 'shape' (tuple), 'typestr' (str) and "
+                                         "'data' ((pointer, read-only))");
+        return -1;
+    }
+    if (version && PyLong_Check(version) && PyLong_AsLong(version) < 2) {
+        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ version 0 and 1 are not supported (2 or 3 is)");
+        return -1;
+    }
+    if (mask && mask != Py_None) {
+        PyErr_SetString(PyExc_TypeError, "masked device arrays (__cuda_array_interface__ 'mask') are not supported");
+        return -1;
+    }
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_DescrConverter(typestr, &descr)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "__cuda_array_interface__: unknown typestr %R", typestr);
+        return -1;
+    }
+    int t = descr->type_num;
+    int native = PyArray_ISNBO(descr->byteorder);
+    int64_t item = (int64_t)PyDataType_ELSIZE(descr);
+    Py_DECREF(descr);
+    if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] < 0 || !native) {
+        PyErr_Format(PyExc_TypeError, "device arrays of typestr %R are not supported (native-order bool, integer, "
+                                      "float and complex are)", typestr);
+        return -1;
+    }
+    v->typenum = canonical_typenum[t];
+    Py_ssize_t n = PyTuple_GET_SIZE(shape);
+    if (n > TR_MAX_NDIM) {
+        PyErr_SetString(PyExc_TypeError, "device arrays of more than 32 dimensions are not supported");
+        return -1;
+    }
+    v->ndim = (int)n;
+    for (Py_ssize_t k = 0; k < n; ++k)
+        if (cai_int(PyTuple_GET_ITEM(shape, k), &v->shape[k], "shape") < 0) return -1;
+    if (strides && strides != Py_None) {
+        if (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != n) {
+            PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__: 'strides' must be None or one per dimension");
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < n; ++k) {
+            if (cai_int(PyTuple_GET_ITEM(strides, k), &v->strides[k], "strides") < 0) return -1;
+            if (v->strides[k] % item) {
+                PyErr_SetString(PyExc_TypeError, "device arrays whose strides are not multiples of their item size "
+                                                 "are not supported");
+                return -1;
+            }
+        }
+    } else {
+        int64_t s = item;
+        for (Py_ssize_t k = n - 1; k >= 0; --k) {
+            v->strides[k] = s;
+            s *= v->shape[k] > 0 ? v->shape[k] : 1;
+        }
+    }
+    int64_t ptr;
+    if (cai_int(PyTuple_GET_ITEM(data, 0), &ptr, "data") < 0) return -1;
+    v->data = (void *)(intptr_t)ptr;
+    int ro = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+    if (ro < 0) return -1;
+    v->readonly = ro;
+    int64_t handle = 0;
+    if (stream && stream != Py_None) {
+        if (cai_int(stream, &handle, "stream") < 0) return -1;
+        if (handle == 0) {
+            PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__: stream 0 is not allowed (the protocol "
+                                             "uses 1 for the legacy default stream)");
+            return -1;
+        }
+    }
+    v->stream = (void *)(intptr_t)handle;
+    return 0;
+}
+
+/* The interface of `obj` parsed into `v`: 1, 0 when obj has none, -1 with an
+ * exception. */
+static int device_view(PyObject *obj, DeviceView *v) {
+    PyObject *d = cai_dict(obj);
+    if (!d) return PyErr_Occurred() ? -1 : 0;
+    int rc = parse_cai(d, v);
+    Py_DECREF(d);
+    return rc < 0 ? -1 : 1;
 }
 
 /* ---- @jit_class instances ------------------------------------------------
@@ -456,6 +594,21 @@ static int describe_into(PyObject *obj, PyObject *out, int depth) {
         PUSH(((JitObject *)obj)->layout);
         return 0;
     }
+    DeviceView dv;
+    int dev = device_view(obj, &dv);
+    if (dev < 0) return -1;
+    if (dev) {
+        if (depth > 0) {
+            PyErr_SetString(PyExc_TypeError, "device arrays (__cuda_array_interface__) can be passed as arguments "
+                                             "of their own, not inside tuples or lists");
+            return -1;
+        }
+        PUSH(K_DEVICE_ARRAY);
+        PUSH(dv.typenum);
+        PUSH(dv.ndim);
+        PUSH(dv.readonly);
+        return 0;
+    }
 #undef PUSH
     PyErr_Format(PyExc_TypeError, "values of type '%.200s' are not supported", Py_TYPE(obj)->tp_name);
     return -1;
@@ -553,6 +706,12 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
         NEXT(node->typenum);
         if (node->typenum < 0 || node->typenum >= n_layouts) goto bad;
         return 0;
+    case K_DEVICE_ARRAY:
+        NEXT(node->typenum);
+        NEXT(node->ndim);
+        NEXT(node->readonly);
+        if (node->typenum < 0 || node->typenum >= NPY_NTYPES_LEGACY || !descr_of[node->typenum]) goto bad;
+        return 0;
     case K_TUPLE: {
         NEXT(node->n);
         for (int i = 0; i < node->n; ++i)
@@ -639,9 +798,35 @@ static const tr_host HOST;
 
 /* Matches `obj` against the tree at nodes[*ni] and fills slots; returns 1
  * on a match, 0 otherwise, -1 with an exception set. */
-static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *si) {
+/* Shapes and strides of the device arrays of one call (tr_array_in points at them). */
+#define MAX_DEVICE_ARGS 8
+typedef struct {
+    int used;
+    int64_t dims[MAX_DEVICE_ARGS][2 * TR_MAX_NDIM];
+} DeviceDims;
+
+static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *si, DeviceDims *dd) {
     const Node *node = &nodes[(*ni)++];
     switch (node->kind) {
+    case K_DEVICE_ARRAY: {
+        DeviceView v;
+        int r = device_view(obj, &v);
+        if (r <= 0) return r;
+        if (v.typenum != node->typenum || v.ndim != node->ndim || v.readonly != node->readonly) return 0;
+        if (dd->used == MAX_DEVICE_ARGS) {
+            PyErr_SetString(PyExc_TypeError, "a call takes at most 8 device arrays");
+            return -1;
+        }
+        int64_t *dims = dd->dims[dd->used++];
+        memcpy(dims, v.shape, sizeof(int64_t) * v.ndim);
+        memcpy(dims + TR_MAX_NDIM, v.strides, sizeof(int64_t) * v.ndim);
+        tr_array_in *in = &slots[(*si)++].a;
+        in->data = (char *)v.data;
+        in->shape = dims;
+        in->strides = dims + TR_MAX_NDIM;
+        in->owner = v.stream;
+        return 1;
+    }
     case K_NONE:
         return obj == Py_None;
     case K_PYFLOAT:
@@ -721,7 +906,7 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
     case K_TUPLE: {
         if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != node->n) return 0;
         for (int i = 0; i < node->n; ++i) {
-            int r = unpack(PyTuple_GET_ITEM(obj, i), nodes, ni, slots, si);
+            int r = unpack(PyTuple_GET_ITEM(obj, i), nodes, ni, slots, si, dd);
             if (r != 1) return r;
         }
         return 1;
@@ -1053,12 +1238,14 @@ static int tree_size(const Node *nodes) {
 static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs) {
     Slot slots[MAX_LEAVES];
     void *argp[MAX_LEAVES];
+    DeviceDims dd;
     for (int oi = 0; oi < self->n_overloads; ++oi) {
         Overload *ov = &self->overloads[oi];
         if (ov->nargs != nargs) continue;
         int ni = 0, si = 0, ok = 1;
+        dd.used = 0;
         for (Py_ssize_t i = 0; i < nargs && ok; ++i) {
-            int r = unpack(args[i], ov->args, &ni, slots, &si);
+            int r = unpack(args[i], ov->args, &ni, slots, &si, &dd);
             if (r < 0) return NULL;
             ok = r;
         }

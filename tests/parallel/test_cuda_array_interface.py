@@ -1,0 +1,279 @@
+"""Device arrays: objects exposing __cuda_array_interface__ (CuPy, PyTorch
+CUDA tensors, Numba device arrays), used in place by backend="cuda".
+
+Here (no GPU) the tests cover what happens before any device memory is
+touched: how the bridge reads the interface, the errors for malformed or
+unsupported ones, where compiled code may use a device array, what other
+backends do with one, and that the generated module compiles with nvcc and
+fails cleanly without a GPU.  The GPU tests allocate device memory through
+the CUDA runtime with ctypes (no CuPy needed) and skip with the reason shown
+when no GPU is visible."""
+from __future__ import annotations
+
+import ctypes
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from transpile import _runtime, jit
+from transpile.diagnostics import TypingError
+from transpile.errors import TranspileFallbackWarning
+from transpile.hir import types as T
+
+from . import device_array_kernels as dak
+from .test_cuda import GPUS, HAVE_NVCC, needs_gpu, needs_nvcc
+
+
+class FakeDeviceArray:
+    """The interface of a device array over host memory: enough for
+    everything that happens before a kernel runs."""
+
+    def __init__(self, host: np.ndarray, **changes):
+        self.host = host
+        self.shape = host.shape
+        self.changes = changes
+
+    @property
+    def __cuda_array_interface__(self):
+        iface = {"shape": self.host.shape, "typestr": self.host.dtype.str, "strides": None,
+                 "data": (self.host.ctypes.data, not self.host.flags.writeable), "version": 3, "stream": 1}
+        if not self.host.flags.c_contiguous:
+            iface["strides"] = self.host.strides
+        iface.update(self.changes)
+        return iface
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8", "bool", "complex128"])
+@pytest.mark.parametrize("shape", [(7,), (3, 4)])
+def test_the_bridge_reads_the_interface_as_a_device_array_type(dtype, shape):
+    desc = _runtime.describe(FakeDeviceArray(np.zeros(shape, dtype)))
+    assert T.from_descriptor(desc) == [T.DeviceArray(dtype, len(shape))]
+    assert T.to_descriptor(T.DeviceArray(dtype, len(shape))) == desc
+
+
+def test_read_only_device_arrays_are_their_own_type():
+    ro = np.zeros(4)
+    ro.flags.writeable = False
+    (t,) = T.from_descriptor(_runtime.describe(FakeDeviceArray(ro)))
+    assert t == T.DeviceArray("float64", 1, "A", True) and "readonly" in t.spell()
+    assert T.deserialize(T.serialize(t)) == t
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"mask": object()}, "masked device arrays"),
+    ({"typestr": ">f8"}, "typestr '>f8' are not supported"),
+    ({"typestr": "|V16"}, "typestr '|V16' are not supported"),
+    ({"typestr": "<M8[s]"}, "are not supported"),
+    ({"typestr": "what"}, "unknown typestr 'what'"),
+    ({"stream": 0}, "stream 0 is not allowed"),
+    ({"strides": (3,)}, "strides are not multiples of their item size"),
+    ({"strides": (8, 8)}, "'strides' must be None or one per dimension"),
+    ({"shape": [4]}, "needs 'shape' \\(tuple\\)"),
+    ({"data": 1234}, "'data' \\(\\(pointer, read-only\\)\\)"),
+    ({"version": 1}, "version 0 and 1 are not supported"),
+])
+def test_malformed_interfaces_are_clear_type_errors(changes, message):
+    with pytest.raises(TypeError, match=message):
+        _runtime.describe(FakeDeviceArray(np.zeros(4), **changes))
+
+
+def test_an_interface_that_is_not_a_dict_is_a_type_error():
+    class Odd:
+        __cuda_array_interface__ = ("not", "a", "dict")
+
+    with pytest.raises(TypeError, match="is not a dict"):
+        _runtime.describe(Odd())
+
+
+def test_device_arrays_inside_tuples_or_lists_are_refused():
+    d = FakeDeviceArray(np.zeros(4))
+    for value in ((d, 1.0), [d, d]):
+        with pytest.raises(TypeError, match="device arrays .* can be passed as arguments of their own"):
+            _runtime.describe(value)
+
+
+def test_cpu_backend_runs_the_function_in_cpython_with_a_warning():
+    def length(x):
+        return x.shape[0] * 2
+
+    d = FakeDeviceArray(np.zeros(5))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert jit(length)(d) == 10
+    messages = [str(w.message) for w in seen if issubclass(w.category, TranspileFallbackWarning)]
+    assert any("argument 'x' is a CUDA device array" in m and "backend='cpu' cannot use" in m for m in messages)
+    with pytest.raises(TypeError, match="argument 'x' is a CUDA device array"):
+        jit(fullgraph=True)(length)(d)
+
+
+DEV1 = T.DeviceArray("float64", 1)
+
+
+@pytest.mark.parametrize("fn, line_text, what", [
+    (dak.read_on_host, "return x[0] + 1.0", "device array 'x' is used in host code"),
+    (dak.returned, "return x", "device array 'x' is used in host code"),
+    (dak.passed_on, "return np.sum(x)", "device array 'x' is used in host code"),
+    (dak.host_loop, "s += x[i]", "device array 'x' is used in host code"),
+    (dak.rebound, "x = np.zeros(3)", "device array argument 'x' cannot be assigned a new value"),
+])
+def test_host_use_of_a_device_array_is_an_error_at_the_line(fn, line_text, what):
+    with pytest.raises(TypingError) as info:
+        jit(backend="cuda")(fn).inspect_cxx((DEV1,))  # raised while translating: nvcc never runs
+    text = str(info.value)
+    assert what in text and line_text in text
+    assert "device_array_kernels.py:" in text
+    assert ("prange loop" if "used in host code" in what else "another name") in info.value.hint
+
+
+def test_array_expressions_on_device_arrays_are_an_error():
+    with pytest.raises(TypingError, match="device array 'x' is used in host code") as info:
+        jit(backend="cuda")(dak.array_expression).inspect_cxx((DEV1, DEV1))
+    assert "(x * 2.0).sum()" in str(info.value)
+
+
+def test_writing_a_read_only_device_array_is_an_error():
+    with pytest.raises(TypingError, match="read-only"):
+        jit(backend="cuda")(dak.writes).inspect_cxx((T.DeviceArray("float64", 1, "A", True),))
+
+
+def test_other_backends_refuse_device_array_signatures():
+    with pytest.raises(TypingError, match="only backend='cuda' can use"):
+        jit(dak.scale_sum).inspect_cxx((DEV1, DEV1, T.FLOAT))
+
+
+def test_the_kernel_uses_device_arrays_in_place():
+    text = jit(dak.scale_sum).inspect_cxx((DEV1, DEV1, T.FLOAT), backend="cuda")
+    assert 'tr::par::device_array_arg<double, 1>(args[0], "x")' in text
+    assert "tr::DeviceArray<double, 1, tr::A> x, tr::DeviceArray<double, 1, tr::A> out" in text
+    assert "return std::tuple<double, int64_t, int64_t, int64_t>{s, x.shape[0], x.size(), 1};" in text
+
+
+@pytest.fixture(scope="module")
+def cuda_scale_sum():
+    f = jit(backend="cuda")(dak.scale_sum)
+    f.compile((DEV1, DEV1, T.FLOAT))
+    return f
+
+
+@needs_nvcc
+@pytest.mark.skipif(GPUS > 0, reason="a GPU is visible: the kernel runs instead (test_device_arrays_on_the_gpu)")
+def test_without_a_gpu_a_device_array_call_is_a_clear_runtime_error(cuda_scale_sum):
+    x, out = FakeDeviceArray(np.ones(8)), FakeDeviceArray(np.zeros(8))
+    with pytest.raises(RuntimeError, match="backend='cuda': no CUDA GPU is visible to this process"):
+        cuda_scale_sum(x, out, 2.0)
+    assert len(cuda_scale_sum.signatures) == 1  # matched the compiled specialization; no new compile
+
+
+# ---- on a GPU -----------------------------------------------------------------------
+
+class Cudart:
+    """The few CUDA runtime calls the tests need, through ctypes."""
+    H2D, D2H = 1, 2
+
+    def __init__(self):
+        from transpile.build import backends
+
+        nvcc = backends.find_nvcc()
+        lib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "lib64", "libcudart.so")
+        self.lib = ctypes.CDLL(lib)
+        for name in ("cudaMalloc", "cudaFree", "cudaMemcpy", "cudaMemcpyAsync", "cudaStreamCreateWithFlags",
+                     "cudaStreamDestroy", "cudaDeviceSynchronize"):
+            getattr(self.lib, name).restype = ctypes.c_int
+
+    def ok(self, rc):
+        assert rc == 0, f"CUDA runtime error {rc}"
+
+    def to_device(self, host: np.ndarray, stream=None) -> "DeviceBuffer":
+        host = np.ascontiguousarray(host)
+        ptr = ctypes.c_void_p()
+        self.ok(self.lib.cudaMalloc(ctypes.byref(ptr), ctypes.c_size_t(max(host.nbytes, 1))))
+        if stream is None:
+            self.ok(self.lib.cudaMemcpy(ptr, host.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(host.nbytes),
+                                        self.H2D))
+        else:
+            self.ok(self.lib.cudaMemcpyAsync(ptr, host.ctypes.data_as(ctypes.c_void_p),
+                                             ctypes.c_size_t(host.nbytes), self.H2D, stream))
+        return DeviceBuffer(self, ptr.value, host.shape, host.dtype, host.strides)
+
+    def to_host(self, d: "DeviceBuffer") -> np.ndarray:
+        out = np.empty(d.shape, d.dtype)
+        self.ok(self.lib.cudaMemcpy(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_void_p(d.ptr),
+                                    ctypes.c_size_t(out.nbytes), self.D2H))
+        return out
+
+
+class DeviceBuffer:
+    def __init__(self, rt, ptr, shape, dtype, strides, stream=None, readonly=False):
+        self.rt, self.ptr, self.shape, self.dtype, self.strides = rt, ptr, shape, np.dtype(dtype), strides
+        self.stream, self.readonly = stream, readonly
+
+    def view(self, shape, strides) -> "DeviceBuffer":
+        return DeviceBuffer(self.rt, self.ptr, shape, self.dtype, strides, self.stream, self.readonly)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": tuple(self.shape), "typestr": self.dtype.str, "strides": tuple(self.strides),
+                "data": (self.ptr, self.readonly), "version": 3, "stream": self.stream}
+
+
+@pytest.fixture(scope="module")
+def cudart():
+    return Cudart()
+
+
+@needs_gpu
+def test_device_arrays_on_the_gpu(cuda_scale_sum, cudart):
+    host = np.random.default_rng(1).random(10_000)
+    x, out = cudart.to_device(host), cudart.to_device(np.zeros_like(host))
+    expected_out = np.zeros_like(host)
+    expected = jit(dak.scale_sum)(host, expected_out, 2.0)
+    got = cuda_scale_sum(x, out, 2.0)
+    assert got[0] == pytest.approx(expected[0], rel=1e-9) and got[1:] == expected[1:] == (10_000, 10_000, 1)
+    np.testing.assert_allclose(cudart.to_host(out), expected_out, rtol=1e-12)
+
+
+@needs_gpu
+def test_strided_device_arrays_beside_numpy_arrays(cudart):
+    full = np.random.default_rng(2).random((64, 40))
+    buf = cudart.to_device(full)
+    every_other_column = buf.view((64, 20), (full.strides[0], 2 * full.strides[1]))
+    h = np.linspace(0.0, 1.0, 20)
+    b, b_cpu = np.zeros(64), np.zeros(64)
+    jit(backend="cuda")(dak.rows)(every_other_column, h, b)
+    jit(dak.rows)(full[:, ::2], h, b_cpu)
+    np.testing.assert_allclose(b, b_cpu, rtol=1e-12)
+
+
+@needs_gpu
+def test_the_producers_stream_is_waited_for(cuda_scale_sum, cudart):
+    stream = ctypes.c_void_p()
+    cudart.ok(cudart.lib.cudaStreamCreateWithFlags(ctypes.byref(stream), 1))  # non-blocking
+    try:
+        host = np.arange(1 << 20, dtype=np.float64)
+        x = cudart.to_device(host, stream=stream)
+        x.stream = stream.value
+        out = cudart.to_device(np.zeros_like(host))
+        s, *_ = cuda_scale_sum(x, out, 1.0)
+        assert s == pytest.approx(float(np.sum(host + 1.0)), rel=1e-12)
+    finally:
+        cudart.lib.cudaStreamDestroy(stream)
+
+
+@needs_gpu
+def test_a_host_pointer_is_refused(cuda_scale_sum):
+    x, out = FakeDeviceArray(np.ones(8)), FakeDeviceArray(np.zeros(8))
+    with pytest.raises(ValueError, match="argument 'x': its __cuda_array_interface__ pointer .* is not CUDA device "
+                                         "memory"):
+        cuda_scale_sum(x, out, 2.0)
+
+
+@needs_gpu
+def test_cupy_arrays_if_installed():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(1000, dtype=cupy.float64)
+    out = cupy.zeros(1000)
+    s, n, size, ndim = jit(backend="cuda")(dak.scale_sum)(x, out, 3.0)
+    assert (n, size, ndim) == (1000, 1000, 1)
+    assert s == pytest.approx(float((3.0 * cupy.arange(1000) + 1.0).sum()), rel=1e-12)
