@@ -61,6 +61,13 @@ def test_read_only_device_arrays_are_their_own_type():
     assert T.deserialize(T.serialize(t)) == t
 
 
+def test_signature_text_names_device_arrays():
+    types = [T.DeviceArray("float32", 2), T.DeviceArray("int64", 1, "A", True), T.FLOAT]
+    assert T.parse_signature(", ".join(t.spell() for t in types)) == types
+    text = jit(dak.scale_sum).inspect_cxx("float64[:] (cuda device), float64[:] (cuda device), float", backend="cuda")
+    assert 'device_array_arg<double, 1>(args[1], "out")' in text
+
+
 @pytest.mark.parametrize("changes, message", [
     ({"mask": object()}, "masked device arrays"),
     ({"typestr": ">f8"}, "typestr '>f8' are not supported"),

@@ -618,6 +618,10 @@ def parse_type(text: str) -> Type:
     text = text.strip()
     if text in _ALIASES:
         return _ALIASES[text]
+    for suffix, readonly in ((" (cuda device)", False), (" (cuda device, readonly)", True)):
+        if text.endswith(suffix):  # as DeviceArray.spell() writes it
+            base = parse_type(text[:-len(suffix)])
+            return DeviceArray(base.dtype, base.ndim, "A", readonly)
     if text.startswith("list[") and text.endswith("]"):
         return List(parse_type(text[5:-1]))
     if text.startswith("tuple[") and text.endswith(", ...]"):
