@@ -5,19 +5,18 @@ Here (no GPU) the tests cover what happens before any device memory is
 touched: how the bridge reads the interface, the errors for malformed or
 unsupported ones, where compiled code may use a device array, what other
 backends do with one, and that the generated module compiles with nvcc and
-fails cleanly without a GPU.  The GPU tests allocate device memory through
-the CUDA runtime with ctypes (no CuPy needed) and skip with the reason shown
+fails cleanly without a GPU.  The GPU tests allocate device memory with
+transpile.cuda (no CuPy needed) and skip with the reason shown
 when no GPU is visible."""
 from __future__ import annotations
 
 import ctypes
-import os
 import warnings
 
 import numpy as np
 import pytest
 
-from transpile import _runtime, jit
+from transpile import _runtime, cuda, jit
 from transpile.diagnostics import TypingError
 from transpile.errors import TranspileFallbackWarning
 from transpile.hir import types as T
@@ -175,77 +174,35 @@ def test_without_a_gpu_a_device_array_call_is_a_clear_runtime_error(cuda_scale_s
 
 # ---- on a GPU -----------------------------------------------------------------------
 
-class Cudart:
-    """The few CUDA runtime calls the tests need, through ctypes."""
-    H2D, D2H = 1, 2
-
-    def __init__(self):
-        from transpile.build import backends
-
-        nvcc = backends.find_nvcc()
-        lib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "lib64", "libcudart.so")
-        self.lib = ctypes.CDLL(lib)
-        for name in ("cudaMalloc", "cudaFree", "cudaMemcpy", "cudaMemcpyAsync", "cudaStreamCreateWithFlags",
-                     "cudaStreamDestroy", "cudaDeviceSynchronize"):
-            getattr(self.lib, name).restype = ctypes.c_int
-
-    def ok(self, rc):
-        assert rc == 0, f"CUDA runtime error {rc}"
-
-    def to_device(self, host: np.ndarray, stream=None) -> "DeviceBuffer":
-        host = np.ascontiguousarray(host)
-        ptr = ctypes.c_void_p()
-        self.ok(self.lib.cudaMalloc(ctypes.byref(ptr), ctypes.c_size_t(max(host.nbytes, 1))))
-        if stream is None:
-            self.ok(self.lib.cudaMemcpy(ptr, host.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(host.nbytes),
-                                        self.H2D))
-        else:
-            self.ok(self.lib.cudaMemcpyAsync(ptr, host.ctypes.data_as(ctypes.c_void_p),
-                                             ctypes.c_size_t(host.nbytes), self.H2D, stream))
-        return DeviceBuffer(self, ptr.value, host.shape, host.dtype, host.strides)
-
-    def to_host(self, d: "DeviceBuffer") -> np.ndarray:
-        out = np.empty(d.shape, d.dtype)
-        self.ok(self.lib.cudaMemcpy(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_void_p(d.ptr),
-                                    ctypes.c_size_t(out.nbytes), self.D2H))
-        return out
+def test_without_a_gpu_transpile_cuda_says_so():
+    if GPUS:
+        pytest.skip("a GPU is visible: the device buffers work (test_device_arrays_on_the_gpu)")
+    if not HAVE_NVCC:
+        pytest.skip("nvcc (the CUDA toolkit, with libcudart) is not installed")
+    with pytest.raises(RuntimeError, match="transpile.cuda: cudaMalloc failed: .*a GPU and its driver are needed"):
+        cuda.to_device(np.ones(4))
 
 
-class DeviceBuffer:
-    def __init__(self, rt, ptr, shape, dtype, strides, stream=None, readonly=False):
-        self.rt, self.ptr, self.shape, self.dtype, self.strides = rt, ptr, shape, np.dtype(dtype), strides
-        self.stream, self.readonly = stream, readonly
-
-    def view(self, shape, strides) -> "DeviceBuffer":
-        return DeviceBuffer(self.rt, self.ptr, shape, self.dtype, strides, self.stream, self.readonly)
-
-    @property
-    def __cuda_array_interface__(self):
-        return {"shape": tuple(self.shape), "typestr": self.dtype.str, "strides": tuple(self.strides),
-                "data": (self.ptr, self.readonly), "version": 3, "stream": self.stream}
-
-
-@pytest.fixture(scope="module")
-def cudart():
-    return Cudart()
+def test_device_buffers_refuse_unsupported_dtypes():
+    with pytest.raises(TypeError, match="device arrays of dtype object are not supported"):
+        cuda.DeviceBuffer((3,), object)
 
 
 @needs_gpu
-def test_device_arrays_on_the_gpu(cuda_scale_sum, cudart):
+def test_device_arrays_on_the_gpu(cuda_scale_sum):
     host = np.random.default_rng(1).random(10_000)
-    x, out = cudart.to_device(host), cudart.to_device(np.zeros_like(host))
+    x, out = cuda.to_device(host), cuda.device_empty(host.shape)
     expected_out = np.zeros_like(host)
     expected = jit(dak.scale_sum)(host, expected_out, 2.0)
     got = cuda_scale_sum(x, out, 2.0)
     assert got[0] == pytest.approx(expected[0], rel=1e-9) and got[1:] == expected[1:] == (10_000, 10_000, 1)
-    np.testing.assert_allclose(cudart.to_host(out), expected_out, rtol=1e-12)
+    np.testing.assert_allclose(out.copy_to_host(), expected_out, rtol=1e-12)
 
 
 @needs_gpu
-def test_strided_device_arrays_beside_numpy_arrays(cudart):
+def test_strided_device_arrays_beside_numpy_arrays():
     full = np.random.default_rng(2).random((64, 40))
-    buf = cudart.to_device(full)
-    every_other_column = buf.view((64, 20), (full.strides[0], 2 * full.strides[1]))
+    every_other_column = cuda.to_device(full).view((64, 20), (full.strides[0], 2 * full.strides[1]))
     h = np.linspace(0.0, 1.0, 20)
     b, b_cpu = np.zeros(64), np.zeros(64)
     jit(backend="cuda")(dak.rows)(every_other_column, h, b)
@@ -253,19 +210,31 @@ def test_strided_device_arrays_beside_numpy_arrays(cudart):
     np.testing.assert_allclose(b, b_cpu, rtol=1e-12)
 
 
+class OnStream:
+    """A device array whose producer's last write is queued on `stream`."""
+
+    def __init__(self, buffer, stream):
+        self.buffer, self.stream = buffer, stream
+
+    @property
+    def __cuda_array_interface__(self):
+        return dict(self.buffer.__cuda_array_interface__, stream=self.stream)
+
+
 @needs_gpu
-def test_the_producers_stream_is_waited_for(cuda_scale_sum, cudart):
+def test_the_producers_stream_is_waited_for(cuda_scale_sum):
+    rt = cuda._cudart()
     stream = ctypes.c_void_p()
-    cudart.ok(cudart.lib.cudaStreamCreateWithFlags(ctypes.byref(stream), 1))  # non-blocking
+    assert rt.cudaStreamCreateWithFlags(ctypes.byref(stream), 1) == 0  # non-blocking
     try:
-        host = np.arange(1 << 20, dtype=np.float64)
-        x = cudart.to_device(host, stream=stream)
-        x.stream = stream.value
-        out = cudart.to_device(np.zeros_like(host))
-        s, *_ = cuda_scale_sum(x, out, 1.0)
+        host = np.arange(1 << 22, dtype=np.float64)
+        x = cuda.device_empty(host.shape)
+        assert rt.cudaMemcpyAsync(ctypes.c_void_p(x.pointer), host.ctypes.data_as(ctypes.c_void_p),
+                                  ctypes.c_size_t(host.nbytes), 1, stream) == 0
+        s, *_ = cuda_scale_sum(OnStream(x, stream.value), cuda.device_empty(host.shape), 1.0)
         assert s == pytest.approx(float(np.sum(host + 1.0)), rel=1e-12)
     finally:
-        cudart.lib.cudaStreamDestroy(stream)
+        rt.cudaStreamDestroy(stream)
 
 
 @needs_gpu
