@@ -51,16 +51,25 @@ typedef struct tr_buffer {
     void *data;
 } tr_buffer;
 
-/* An array argument, borrowed for the duration of the call.  For a device
- * array (an object with __cuda_array_interface__, backend="cuda" only) data
- * is the device pointer and owner the CUDA stream its producer ordered work
- * on (cudaStream_t; NULL: none to wait for). */
+/* An array argument, borrowed for the duration of the call. */
 typedef struct tr_array_in {
     char *data;
     const int64_t *shape;
     const int64_t *strides;     /* in bytes, as NumPy keeps them */
-    void *owner;                /* opaque: the object the array came from (device arrays: the stream) */
+    void *owner;                /* opaque: the object the array came from */
 } tr_array_in;
+
+/* A device array argument (an object with __cuda_array_interface__,
+ * backend="cuda" only): data is a device pointer.  Returned, a device array
+ * is its `owner` again (the result slot holds that borrowed pointer and the
+ * bridge returns the argument object itself). */
+typedef struct tr_device_in {
+    char *data;
+    const int64_t *shape;
+    const int64_t *strides;     /* in bytes */
+    void *owner;                /* opaque: the object the array came from */
+    void *stream;               /* cudaStream_t its producer ordered work on; NULL: nothing to wait for */
+} tr_device_in;
 
 /* An array result.  Exactly one of buffer/owner is set: buffer hands one
  * reference to heap memory to the bridge, owner names an argument object the

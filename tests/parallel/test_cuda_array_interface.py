@@ -119,7 +119,6 @@ DEV1 = T.DeviceArray("float64", 1)
 
 @pytest.mark.parametrize("fn, line_text, what", [
     (dak.read_on_host, "return x[0] + 1.0", "device array 'x' is used in host code"),
-    (dak.returned, "return x", "device array 'x' is used in host code"),
     (dak.passed_on, "return np.sum(x)", "device array 'x' is used in host code"),
     (dak.host_loop, "s += x[i]", "device array 'x' is used in host code"),
     (dak.rebound, "x = np.zeros(3)", "device array argument 'x' cannot be assigned a new value"),
@@ -131,6 +130,15 @@ def test_host_use_of_a_device_array_is_an_error_at_the_line(fn, line_text, what)
     assert what in text and line_text in text
     assert "device_array_kernels.py:" in text
     assert ("prange loop" if "used in host code" in what else "another name") in info.value.hint
+
+
+def test_a_returned_device_array_is_the_argument_object():
+    text = jit(dak.returned).inspect_cxx((DEV1, DEV1), backend="cuda")
+    assert "-> tuple[float64[:] (cuda device), int]" in text
+    assert "tr::to_result(results[0], std::get<0>(r));" in text  # the object it came from (tr_device_in.owner)
+    with pytest.raises(TypingError, match="returns device array 'x' here and a value of another type") as info:
+        jit(backend="cuda")(dak.returned_on_one_path).inspect_cxx((DEV1, T.BOOL))
+    assert "return x" in str(info.value)
 
 
 def test_array_expressions_on_device_arrays_are_an_error():
@@ -172,6 +180,11 @@ def test_without_a_gpu_a_device_array_call_is_a_clear_runtime_error(cuda_scale_s
     assert len(cuda_scale_sum.signatures) == 1  # matched the compiled specialization; no new compile
 
 
+@needs_nvcc
+def test_a_function_returning_device_arrays_compiles_with_nvcc():
+    jit(backend="cuda")(dak.returned).compile((DEV1, DEV1))
+
+
 # ---- on a GPU -----------------------------------------------------------------------
 
 def test_without_a_gpu_transpile_cuda_says_so():
@@ -197,6 +210,14 @@ def test_device_arrays_on_the_gpu(cuda_scale_sum):
     got = cuda_scale_sum(x, out, 2.0)
     assert got[0] == pytest.approx(expected[0], rel=1e-9) and got[1:] == expected[1:] == (10_000, 10_000, 1)
     np.testing.assert_allclose(out.copy_to_host(), expected_out, rtol=1e-12)
+
+
+@needs_gpu
+def test_a_returned_device_array_is_the_object_passed_in():
+    x, out = cuda.to_device(np.arange(5.0)), cuda.device_empty(5)
+    got, n = jit(backend="cuda")(dak.returned)(x, out)
+    assert got is out and n == 5
+    np.testing.assert_array_equal(out.copy_to_host(), 2.0 * np.arange(5.0))
 
 
 @needs_gpu

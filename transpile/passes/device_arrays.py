@@ -8,9 +8,11 @@ device array may appear
 
 * inside a prange loop that runs as a kernel (element reads and writes, its
   shape: what passes/parallel.py allows in kernels), and
-* in host code only as `a.shape`, `a.shape[k]`, `a.ndim`, `a.size`, `len(a)`.
+* in host code only as `a.shape`, `a.shape[k]`, `a.ndim`, `a.size`, `len(a)`,
+* in a return value (`return out`, `return s, out`): the caller gets the
+  very object it passed.
 
-Anything else (rebinding it, returning it, passing it to a function, an
+Anything else (rebinding it, passing it to a function, an
 array expression, a prange loop that runs in order on the host) is an error
 that names the line and says what to do.
 """
@@ -61,6 +63,14 @@ def _visit(tf, node, parent, device: set, kernels: set) -> None:
     if isinstance(node, h.For) and node in kernels:
         _visit(tf, node.iter, node, device, kernels)
         return  # the body is a kernel: passes/parallel.py checked it for the device
+    if isinstance(node, h.Return) and node.value is not None:
+        items = node.value.elts if isinstance(node.value, h.TupleExpr) else (node.value,)
+        for k, item in enumerate(items):
+            if isinstance(item, h.Name) and item.id in device:  # the argument object itself goes back
+                _check_returned(tf, node, item, k if isinstance(node.value, h.TupleExpr) else None)
+            else:
+                _visit(tf, item, node.value, device, kernels)
+        return
     if isinstance(node, h.Name) and node.id in device and not _shape_query(tf, node, parent):
         loop = next((l for l, info in tf.parallel.items() if info.sequential and _inside(node, l)), None)
         why = (f" (this prange loop runs in order on the host: {tf.parallel[loop].sequential})" if loop is not None
@@ -69,6 +79,16 @@ def _visit(tf, node, parent, device: set, kernels: set) -> None:
                           node.loc, HINT)
     for child in _children(node):
         _visit(tf, child, node, device, kernels)
+
+
+def _check_returned(tf, ret: h.Return, name: h.Name, position) -> None:
+    t = tf.return_type
+    if position is not None:
+        t = t.items[position] if isinstance(t, T.Tuple) and position < len(t.items) else None
+    if not isinstance(t, T.DeviceArray):
+        raise TypingError(f"this function returns device array '{name.id}' here and a value of another type on "
+                          f"another path (its result type is {tf.return_type})", ret.loc,
+                          "return the device array on every path, or nothing")
 
 
 def _shape_query(tf, node: h.Name, parent) -> bool:

@@ -52,10 +52,11 @@ inline void require_device() {
 // pointer must be memory the current GPU can address, and the stream its
 // producer ordered work on is waited for, as the protocol asks of a consumer.
 template <class T, int N> inline DeviceArray<T, N, A> device_array_arg(void *slot, const char *name) {
-    const tr_array_in *in = static_cast<const tr_array_in *>(slot);
+    const tr_device_in *in = static_cast<const tr_device_in *>(slot);
     require_device();
     DeviceArray<T, N, A> d;
     d.data = reinterpret_cast<T *>(in->data);
+    d.owner = in->owner;
     for (int k = 0; k < N; ++k) d.shape[k] = in->shape[k], d.strides[k] = in->strides[k] / int64_t(sizeof(T));
     if (d.size() > 0) {
         cudaPointerAttributes attr;
@@ -74,8 +75,8 @@ template <class T, int N> inline DeviceArray<T, N, A> device_array_arg(void *slo
                   "cupy.cuda.Device(%d): a.copy()) or set CUDA_VISIBLE_DEVICES",
                   name, attr.device, current, current);
     }
-    if (in->owner)
-        check(cudaStreamSynchronize(static_cast<cudaStream_t>(in->owner)),
+    if (in->stream)
+        check(cudaStreamSynchronize(static_cast<cudaStream_t>(in->stream)),
               "waiting for the stream of a device array argument (cudaStreamSynchronize)");
     return d;
 }

@@ -32,6 +32,7 @@ template <class T, int N, int L = A> struct DeviceArray {
     T *data = nullptr;
     int64_t shape[N > 0 ? N : 1] = {};
     int64_t strides[N > 0 ? N : 1] = {};
+    void *owner = nullptr;  // a device array argument: the Python object it came from (returned as it is)
     TR_HD int64_t stride(int k) const { return (L == C && k == N - 1) ? 1 : strides[k]; }
     TR_HD int64_t size() const {
         int64_t n = 1;
@@ -39,6 +40,11 @@ template <class T, int N, int L = A> struct DeviceArray {
         return n;
     }
 };
+
+// A device array argument returned: the object it came from (abi.h, tr_device_in).
+template <class T, int N, int L> inline void to_result(void *slot, const DeviceArray<T, N, L> &a) {
+    *static_cast<void **>(slot) = a.owner;
+}
 
 template <class T, int N, int L, class... I> TR_HD inline T &at(const DeviceArray<T, N, L> &a, I... idx) {
     static_assert(sizeof...(I) == N, "element access needs one index per dimension");

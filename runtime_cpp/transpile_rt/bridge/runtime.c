@@ -39,8 +39,8 @@ enum { K_LIST = 9 }; /* a Python list of one element type (Node.elem); n: 1 when
 enum { K_STR = 13 }; /* a str: slot tr_str (argument: borrowed UTF-8; result: text handed over) */
 enum { K_MAYBE_WEAK = 15 }; /* results only: a flag slot (uint8: box as a Python number), then a NumPy scalar (n = 1) */
 enum { K_OPTIONAL = 14 }; /* results only: None or a value; a flag slot (uint8), then the value's tree (n = 1) */
-enum { K_DEVICE_ARRAY = 16 }; /* arguments only: an object with __cuda_array_interface__; slot tr_array_in
-                                 (data: the device pointer, owner: the producer's CUDA stream or NULL) */
+enum { K_DEVICE_ARRAY = 16 }; /* an object with __cuda_array_interface__: argument slot tr_device_in; result
+                                 slot: the argument object (borrowed), returned as it is */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
 #define MAX_LEAVES 64
@@ -74,6 +74,7 @@ typedef union {
     uint8_t b;
     void *p;
     tr_array_in a;
+    tr_device_in dev;
     tr_list_slot l;
 } Slot;
 
@@ -820,11 +821,12 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
         int64_t *dims = dd->dims[dd->used++];
         memcpy(dims, v.shape, sizeof(int64_t) * v.ndim);
         memcpy(dims + TR_MAX_NDIM, v.strides, sizeof(int64_t) * v.ndim);
-        tr_array_in *in = &slots[(*si)++].a;
+        tr_device_in *in = &slots[(*si)++].dev;
         in->data = (char *)v.data;
         in->shape = dims;
         in->strides = dims + TR_MAX_NDIM;
-        in->owner = v.stream;
+        in->owner = obj;
+        in->stream = v.stream;
         return 1;
     }
     case K_NONE:
@@ -1032,6 +1034,11 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
     case K_OBJECT: {
         PyObject *o = *(PyObject **)slots[(*si)++];  /* a reference handed over */
         return o ? o : Py_NewRef(Py_None);
+    }
+    case K_DEVICE_ARRAY: {
+        PyObject *o = *(PyObject **)slots[(*si)++];  /* borrowed: the argument returned */
+        if (!o) PyErr_SetString(PyExc_SystemError, "compiled code returned no device array");
+        return o ? Py_NewRef(o) : NULL;
     }
     case K_LIST: {
         tr_list_slot *l = (tr_list_slot *)slots[(*si)++];  /* a reference handed over */
