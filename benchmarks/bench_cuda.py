@@ -4,7 +4,7 @@ benchmarks/parallel_kernels.py (the ones bench_parallel.py times on threads).
     python benchmarks/bench_cuda.py            # needs an NVIDIA GPU and nvcc
     python benchmarks/bench_cuda.py --quick
 
-Three columns per kernel, medians of interleaved rounds:
+Three columns per kernel, medians (benchmarks/timing.py):
   cpu      @jit(jit_level="O1") on every core (OpenMP)
   cuda     @jit(backend="cuda", jit_level="O1") with NumPy arguments: each
            prange loop copies its arrays to the GPU and back (what a call costs)
@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -29,6 +27,7 @@ os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="transpile-
 import numpy as np  # noqa: E402
 
 import parallel_kernels as pk  # noqa: E402
+from timing import median_time  # noqa: E402
 from transpile import cuda, jit  # noqa: E402
 from transpile.build.backends import find_nvcc  # noqa: E402
 
@@ -77,15 +76,6 @@ def close(a, b) -> bool:
     return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1.0)
 
 
-def median(fn, args, rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -111,9 +101,9 @@ def main() -> int:
             if dev is None:
                 print(f"{name:16} WRONG (cuda with device arrays differs from cpu)")
                 continue
-        t_cpu = median(cpu, args, rounds)
-        t_gpu = median(gpu, args, rounds)
-        t_dev = median(gpu, dev, rounds) if dev else None
+        t_cpu = median_time(cpu, *args, repeat=rounds)
+        t_gpu = median_time(gpu, *args, repeat=rounds)
+        t_dev = median_time(gpu, *dev, repeat=rounds) if dev else None
         dev_text = f"{t_dev * 1e3:12.2f}" if t_dev else f"{'-':>12}"
         ratio_dev = f"{t_cpu / t_dev:12.1f}x" if t_dev else f"{'-':>13}"
         print(f"{name:16} {t_cpu * 1e3:10.2f} {t_gpu * 1e3:10.2f} {dev_text} {t_cpu / t_gpu:8.1f}x {ratio_dev}")
