@@ -77,6 +77,31 @@ __device__ inline void device_format(char *out, const char *fmt, va_list ap) {
 }
 #endif
 
+// One argument of a message formatted without C varargs (Ascend device code).
+struct FmtArg {
+    long long v;
+    TR_GM const char *s;
+};
+TR_HD inline FmtArg fmt_arg(long long v) { return FmtArg{v, nullptr}; }
+TR_HD inline FmtArg fmt_arg(TR_GM const char *s) { return FmtArg{0, s}; }
+
+#if TR_ASCEND_DEVICE
+// An error raised on an Ascend AI Core cannot unwind either.  The AI Core has
+// no C varargs (AscendC's own printf is a variadic template), so raise() is a
+// template here: its arguments become FmtArgs (integers, strings), and
+// device_error() (backend/ascend.hpp) formats the message (%d, %lld, %s, %%)
+// into the calling block's error record in device memory and returns; the
+// block carries on with a harmless value (an out-of-range index reads element
+// 0), stops after the iteration, and the host raises the error after the
+// kernel.  String literals are in global memory on the device (TR_GM).
+TR_HD inline void device_error(int code, TR_GM const char *fmt, const FmtArg *args, int nargs);
+
+template <class... Args> __attribute__((cold, noinline)) TR_HD inline void raise(int code, TR_GM const char *fmt,
+                                                                                Args... args) {
+    const FmtArg list[sizeof...(Args) + 1] = {fmt_arg(args)..., FmtArg{0, nullptr}};
+    device_error(code, fmt, list, int(sizeof...(Args)));
+}
+#else
 TR_NORETURN __attribute__((format(printf, 2, 3), cold, noinline)) TR_HD inline void
 raise(int code, const char *fmt, ...) {
 #if TR_DEVICE_PASS
@@ -100,6 +125,7 @@ raise(int code, const char *fmt, ...) {
     throw e;
 #endif
 }
+#endif  // TR_ASCEND_DEVICE
 
 TR_NORETURN __attribute__((cold, noinline)) TR_HD inline void index_error(int64_t index, int axis, int64_t size) {
     raise(TR_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld", (long long)index, axis,

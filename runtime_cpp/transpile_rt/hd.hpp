@@ -4,17 +4,33 @@
 // __aicore__ for the Ascend C device pass (backend="ascend").  TR_DEVICE_PASS
 // is 1 only while a device compiler pass reads the code, so host-only parts
 // (exceptions, vsnprintf, thread_local) stay out of device code.
+//
+// The Ascend device pass is recognised by the macros the BiSheng compiler
+// documents for device code: __CCE_IS_AICORE__ (1 on the device side) and
+// __NPU_ARCH__ (defined on the device side only).  TR_ASCEND_DEVICE is 1
+// there; TR_GM is then __gm__, the address space of global memory (an
+// unqualified pointer on the AI Core points into the core's private stack
+// space), and empty everywhere else.
 #pragma once
+
+#if defined(TRANSPILE_BACKEND_ASCEND) && \
+    ((defined(__CCE_IS_AICORE__) && __CCE_IS_AICORE__ == 1) || defined(__NPU_ARCH__))
+#define TR_ASCEND_DEVICE 1
+#define TR_GM __gm__
+#else
+#define TR_ASCEND_DEVICE 0
+#define TR_GM
+#endif
 
 #if defined(__CUDACC__)
 #define TR_HD __host__ __device__
-#elif defined(TRANSPILE_BACKEND_ASCEND) && defined(__CCE_AICORE__)
+#elif TR_ASCEND_DEVICE
 #define TR_HD __aicore__
 #else
 #define TR_HD
 #endif
 
-#if defined(__CUDA_ARCH__) || (defined(TRANSPILE_BACKEND_ASCEND) && defined(__CCE_AICORE__))
+#if defined(__CUDA_ARCH__) || TR_ASCEND_DEVICE
 #define TR_DEVICE_PASS 1
 #define TR_NORETURN
 #else

@@ -95,3 +95,43 @@ def stencil_args(n=64, m=48):
     u[0] = 1.0
     u[:, 0] = 0.5
     return u, u.copy(), 5
+
+
+def histograms(x, h, f, m, q, o, e, a):
+    """Array reductions of every operator family the CPU backend privatizes:
+    h int64 (+= and -=), f float32 (+=), m uint8 (+=, wrapping), q int64 (*=,
+    wrapping), o int64 (|=), e int64 (^=), a uint8 (&=)."""
+    for i in prange(x.shape[0]):
+        k = int(x[i] * h.shape[0]) % h.shape[0]
+        h[k] += 2
+        h[(k + 1) % h.shape[0]] -= 1
+        f[k] += np.float32(0.5) * np.float32(i % 4)
+        m[k] += np.uint8(3)
+        q[k] *= 3
+        o[k] |= i * 37
+        e[k] ^= i * 7
+        a[k] &= np.uint8(255 - (1 << (i % 8)))
+    return h
+
+
+def faults(a, d, k, out):
+    """IndexError past the end in the iterations with i % k == k - 1,
+    ZeroDivisionError (CPython's, Python ints) where d[i] == 0; out[i] written
+    by every iteration."""
+    s = 0.0
+    for i in prange(a.shape[0]):
+        out[i] = 2.0 * a[i]
+        if i % k == k - 1:
+            s += a[i + a.shape[0]]
+        s += 10 // int(d[i]) + a[i]
+    return s, out
+
+
+HISTOGRAMS_SIG = "float64[::1], int64[::1], float32[::1], uint8[::1], int64[::1], int64[::1], int64[::1], uint8[::1]"
+FAULTS_SIG = "float64[::1], int64[::1], int, float64[::1]"
+
+
+def histogram_args(n=3000, bins=16, seed=7):
+    x = np.random.default_rng(seed).random(n)
+    return (x, np.zeros(bins, np.int64), np.zeros(bins, np.float32), np.zeros(bins, np.uint8),
+            np.ones(bins, np.int64), np.zeros(bins, np.int64), np.zeros(bins, np.int64), np.full(bins, 255, np.uint8))

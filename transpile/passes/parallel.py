@@ -469,11 +469,18 @@ def _check_device(typer, info: ParallelLoop, backend: str) -> None:
             raise UnsupportedSyntaxError(f"only range loops are supported {where}", s.loc, hint)
         if isinstance(s, h.Assign) and any(not isinstance(t, (h.Name, h.Subscript)) for t in s.targets):
             raise UnsupportedSyntaxError(f"tuple assignment is not supported {where}", s.loc, hint)
-    if backend == "ascend" and info.atomic:
-        s = min(info.atomic, key=lambda n: (n.loc.line, n.loc.col))
+    # Ascend has no atomic updates: only array reductions (each block updates
+    # its own copy of the array, combined after the kernel) are built.
+    atomic = [s for s in info.atomic if _root_name(s.target) not in info.array_reductions] \
+        if backend == "ascend" else []
+    if atomic:
+        s = min(atomic, key=lambda n: (n.loc.line, n.loc.col))
+        name = _root_name(s.target)
         raise UnsupportedSyntaxError(
-            "updating shared array elements at an index other than the loop variable needs atomics, which "
-            "the Ascend backend does not have yet", s.loc, "use backend='cpu' or 'cuda' for histograms")
+            f"'{name}' is updated at an index other than the loop variable {where}, which has no atomic updates: "
+            f"such an array must only be updated with {name}[k] op= v, with one operator (+= and -= may mix; "
+            f"*=, |=, &=, ^=), and not otherwise used in the loop, so that each block can update its own copy",
+            s.loc, f"read '{name}' after the loop, or use backend='cpu' or 'cuda'")
     for node in walk_body(info.node.body):
         t = tf.types.get(node)
         if isinstance(node, h.Subscript):

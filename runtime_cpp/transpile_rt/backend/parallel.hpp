@@ -46,12 +46,16 @@ template <class T, int N, int L> inline void to_result(void *slot, const DeviceA
     *static_cast<void **>(slot) = a.owner;
 }
 
-template <class T, int N, int L, class... I> TR_HD inline T &at(const DeviceArray<T, N, L> &a, I... idx) {
+template <class T, int N, int L, class... I> TR_HD inline TR_GM T &at(const DeviceArray<T, N, L> &a, I... idx) {
     static_assert(sizeof...(I) == N, "element access needs one index per dimension");
     const int64_t ix[N > 0 ? N : 1] = {int64_t(idx)...};
     int64_t off = 0;
     for (int k = 0; k < N; ++k) off += wrap_index(ix[k], k, a.shape[k]) * a.stride(k);
+#if TR_ASCEND_DEVICE  // the data is in global memory, not in the AI Core's private space
+    return reinterpret_cast<TR_GM T *>(reinterpret_cast<uintptr_t>(a.data))[off];
+#else
     return a.data[off];
+#endif
 }
 
 namespace par {
