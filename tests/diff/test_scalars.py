@@ -55,6 +55,17 @@ def bit_ops(a, b):
     return a & b, a | b, a ^ b, ~a, a << 3, a >> 2
 
 
+@jit
+def literal_left_operands(n):
+    """Literals combined with each other or shifted are Python ints (64-bit here), not C++'s 32-bit int."""
+    return 1 << (n % 50), 3 << n, -(1 << n), 100000 * 100000 + n, (1 << 40) >> (n % 40), 65536 * 65536 * n
+
+
+@pytest.mark.parametrize("n", [0, 1, 31, 32, 40, 49])
+def test_literal_left_operands_are_64_bit(check, n):
+    check(literal_left_operands, n)
+
+
 INT_PAIRS = [(7, 2), (-7, 2), (7, -2), (-7, -2), (0, 5), (6, 3), (1, 1), (123456789, 1000), (-1, 7)]
 FLOAT_PAIRS = [(7.5, 2.0), (-7.5, 2.0), (7.5, -2.0), (-7.5, -2.0), (0.0, 3.0), (-0.0, 3.0), (1e300, 1e-10),
                (5.0, 0.25), (0.1, 0.3), (-1e-300, 7.0)]

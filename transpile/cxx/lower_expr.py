@@ -98,6 +98,9 @@ class ExprLowerer:
         if op == "/":
             return CExpr(f"({ac} / {bc})")
         if op in INFIX:
+            if ops.compute in ("int64", "uint64") and _is_literal(a.code) and (op in ("<<", ">>") or
+                                                                            _is_literal(b.code)):
+                ac = self.as_ct(a, at, ops.compute, exact=True)  # C++ would shift or multiply in 32-bit int
             text = f"({ac} {op} {bc})"
             if ops.compute in SMALL_INTS and op not in ("<", "<=", ">", ">=", "==", "!="):
                 text = f"{rt}{text}"
@@ -113,8 +116,7 @@ class ExprLowerer:
     def as_ct(self, x: CExpr, t: T.Type, compute: str, exact: bool = False) -> str:
         """Scalar operand converted to the computation type (exact: even a
         literal gets that C++ type, for calls that deduce it)."""
-        is_literal = x.code.lstrip("-").replace(".", "", 1).isdigit()
-        if isinstance(t, T.Scalar) and is_literal:
+        if isinstance(t, T.Scalar) and _is_literal(x.code):
             text = literal(_num(x.code), T.Scalar(compute))
             if exact and text.lstrip("-").isdigit():
                 text = f"{SCALAR_CTYPES[compute]}({text})"
@@ -357,3 +359,7 @@ def _num(text: str):
 def _simple_code(code: str) -> bool:
     """A C++ expression with no side effects whose order could matter: a name or a number."""
     return code.isidentifier() or code.lstrip("-").replace(".", "", 1).isdigit() or code in ("true", "false")
+
+
+def _is_literal(code: str) -> bool:
+    return code.lstrip("-").replace(".", "", 1).isdigit()
