@@ -28,6 +28,60 @@ inline bool &ret_weak() {
     return weak;
 }
 
+// The printf subset raise()'s formats use (%d, %ld, %lld, %s, %%), for device
+// code, which has no vsnprintf: `args` supplies the values (integer(number of
+// 'l's), string()).  Out and Str are plain pointers, or global-memory
+// pointers on an Ascend AI Core.
+template <class Out, class Str, class Args> TR_HD inline void format_printf(Out out, int size, Str fmt, Args &args) {
+    int n = 0;
+    auto put = [&](char c) {
+        if (n < size - 1) out[n++] = c;
+    };
+    for (Str p = fmt; *p; ++p) {
+        if (*p != '%') {
+            put(*p);
+            continue;
+        }
+        ++p;
+        if (*p == '%') {
+            put('%');
+            continue;
+        }
+        if (*p == 's') {
+            auto s = args.string();
+            if (s)
+                for (; *s; ++s) put(*s);
+            continue;
+        }
+        int longs = 0;
+        for (; *p == 'l'; ++p) ++longs;
+        if (!*p) break;
+        const long long v = args.integer(longs);
+        char digits[24];
+        int k = 0;
+        unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+        do digits[k++] = char('0' + u % 10);
+        while (u /= 10);
+        if (v < 0) put('-');
+        while (k) put(digits[--k]);
+    }
+    out[n] = 0;
+}
+
+// raise()'s message on a CUDA device, where there is no vsnprintf (host code
+// too, so that tests can compare it with vsnprintf).
+TR_HD inline void format_va(char *out, const char *fmt, va_list ap) {
+    struct {
+        decltype(ap) list;  // the caller's va_list (a parameter of array type is a pointer to it)
+        TR_HD long long integer(int longs) {
+            return longs >= 2 ? va_arg(list, long long) : longs == 1 ? (long long)va_arg(list, long)
+                                                                    : va_arg(list, int);
+        }
+        TR_HD const char *string() { return va_arg(list, const char *); }
+    } args{ap};
+    format_printf(out, TR_MSG_SIZE, fmt, args);
+}
+
 #if defined(__CUDACC__)
 // An error raised inside a CUDA kernel cannot unwind: the first one is kept
 // here (message formatted on the device) and raised on the host after the
@@ -40,41 +94,6 @@ struct DeviceError {
 };
 static __device__ DeviceError device_error;
 
-// The printf subset raise() formats use: %d, %lld, %s, %%.
-__device__ inline void device_format(char *out, const char *fmt, va_list ap) {
-    int n = 0;
-    auto put = [&](char c) {
-        if (n < TR_MSG_SIZE - 1) out[n++] = c;
-    };
-    for (const char *p = fmt; *p; ++p) {
-        if (*p != '%') {
-            put(*p);
-            continue;
-        }
-        ++p;
-        if (*p == '%') {
-            put('%');
-        } else if (*p == 's') {
-            for (const char *s = va_arg(ap, const char *); *s; ++s) put(*s);
-        } else {
-            long long v;
-            if (p[0] == 'l' && p[1] == 'l') {
-                p += 2;
-                v = va_arg(ap, long long);
-            } else {
-                v = va_arg(ap, int);
-            }
-            char digits[24];
-            int k = 0;
-            unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-            do digits[k++] = char('0' + u % 10); while (u /= 10);
-            if (v < 0) put('-');
-            while (k) put(digits[--k]);
-        }
-        if (!*p) break;
-    }
-    out[n] = 0;
-}
 #endif
 
 // One argument of a message formatted without C varargs (Ascend device code).
@@ -109,7 +128,7 @@ raise(int code, const char *fmt, ...) {
     if (atomicCAS(&device_error.claimed, 0, 1) == 0) {
         va_list ap;
         va_start(ap, fmt);
-        device_format(device_error.message, fmt, ap);
+        format_va(device_error.message, fmt, ap);
         va_end(ap);
         __threadfence();
         atomicExch(&device_error.code, code);

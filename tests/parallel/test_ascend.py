@@ -219,15 +219,23 @@ FORMAT_CHECK = r"""
 #include <string.h>
 #include "transpile_rt/backend/parallel.hpp"
 
-// The device's formatter (no C varargs) against printf, for the formats
-// tr::raise uses in kernel code.
+// The devices' formatters against printf, for the formats tr::raise uses in
+// kernel code: Ascend's (no C varargs) and CUDA's (va_list, no vsnprintf).
+static void cuda_format(char *out, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    tr::format_va(out, fmt, ap);
+    va_end(ap);
+}
+
 template <class... A> static int check(const char *fmt, A... args) {
-    char got[TR_MSG_SIZE], want[TR_MSG_SIZE];
+    char got[TR_MSG_SIZE], want[TR_MSG_SIZE], got_va[TR_MSG_SIZE];
     const tr::FmtArg list[sizeof...(A) + 1] = {tr::fmt_arg(args)..., tr::FmtArg{0, nullptr}};
     tr::par::format_message(got, TR_MSG_SIZE, fmt, list, int(sizeof...(A)));
+    cuda_format(got_va, fmt, args...);
     snprintf(want, sizeof want, fmt, args...);
-    if (strcmp(got, want) == 0) return 0;
-    printf("differs: '%s' vs '%s'\n", got, want);
+    if (strcmp(got, want) == 0 && strcmp(got_va, want) == 0) return 0;
+    printf("differs: '%s' / '%s' vs '%s'\n", got, got_va, want);
     return 1;
 }
 
@@ -238,6 +246,7 @@ int main() {
     bad += check("factorial() result does not fit in int64 (argument %lld)", 21LL);
     bad += check("integer division or modulo by zero");
     bad += check("%s: 100%% of %d", "name", -7);
+    bad += check("%ld and %lld and %d", -123456789012L, 9223372036854775807LL, -2147483647 - 1);
     printf(bad ? "FAIL\n" : "OK\n");
     return bad;
 }

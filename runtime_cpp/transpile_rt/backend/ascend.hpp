@@ -94,44 +94,18 @@ struct alignas(64) BlockError {
     char message[TR_MSG_SIZE];
 };
 
-// The message of an error without C varargs: the printf subset tr::raise's
-// formats use (%d, %lld, %s, %%), arguments as FmtArgs (error.hpp).  Out and
-// Str are plain pointers on the host and global-memory pointers on the AI
-// Core.
+// The message of an error without C varargs: arguments as FmtArgs
+// (error.hpp), formatted by format_printf.
 template <class Out, class Str>
 TR_HD inline void format_message(Out out, int size, Str fmt, const FmtArg *args, int nargs) {
-    int n = 0, a = 0;
-    auto put = [&](char c) {
-        if (n < size - 1) out[n++] = c;
-    };
-    for (Str p = fmt; *p; ++p) {
-        if (*p != '%') {
-            put(*p);
-            continue;
-        }
-        ++p;
-        if (*p == '%') {
-            put('%');
-            continue;
-        }
-        const FmtArg arg = a < nargs ? args[a] : FmtArg{0, nullptr};
-        ++a;
-        if (*p == 's') {
-            if (arg.s)
-                for (TR_GM const char *s = arg.s; *s; ++s) put(*s);
-            continue;
-        }
-        while (*p == 'l') ++p;  // %d, %ld, %lld: the value is a long long either way
-        if (!*p) break;
-        char digits[24];
-        int k = 0;
-        unsigned long long u = arg.v < 0 ? 0ull - (unsigned long long)arg.v : (unsigned long long)arg.v;
-        do digits[k++] = char('0' + u % 10);
-        while (u /= 10);
-        if (arg.v < 0) put('-');
-        while (k) put(digits[--k]);
-    }
-    out[n] = 0;
+    struct {
+        const FmtArg *list;
+        int n, next;
+        TR_HD FmtArg take() { return next < n ? list[next++] : FmtArg{0, nullptr}; }
+        TR_HD long long integer(int) { return take().v; }  // %d, %ld, %lld: a long long either way
+        TR_HD TR_GM const char *string() { return take().s; }
+    } source{args, nargs, 0};
+    format_printf(out, size, fmt, source);
 }
 
 #if TR_ASCEND_DEVICE
