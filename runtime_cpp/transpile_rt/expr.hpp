@@ -3,13 +3,51 @@
 // keeps whole statements lazy; O0 evaluates each operation on its own).
 // Every node offers:
 //   ndim, value_type, dim(k), bind(out_shape, M), row<Unit>(idx, M),
-//   unit(), overlaps(lo, hi)
+//   unit(), leaves(f), overlaps(lo, hi)
 // where row() returns a cursor whose operator[](j) yields element j of the
-// innermost axis for the outer index idx.
+// innermost axis for the outer index idx; row() and the cursors are TR_HD
+// because GPU kernels evaluate expressions too.
+//
+// assign_expr is the one loop that evaluates an expression into a
+// destination (eval, copy_as and library code go through it).  Where the
+// module defines TR_PARALLEL_EXPR, a large expression runs as one contiguous
+// share of its elements per OpenMP thread (backend="cpu" at O1: elementwise,
+// so the bits are those of the sequential loop whatever the thread count),
+// or as a GPU kernel over device copies of its arrays (backend="cuda").
+// Broadcast checks and the overlap copy happen first, on the host, either
+// way.  Reductions (numpy/reduce.hpp) add in order and stay sequential.
 #pragma once
 #include <type_traits>
 #include "array.hpp"
 #include "ops/operators.hpp"
+
+// Where assign_expr may evaluate.  The generated module defines
+// TR_PARALLEL_EXPR 1 when it evaluates array expressions and either runs on
+// the CPU at jit_level O1 or is built for CUDA (cxx/lower.py decides; the
+// toolchain then adds -fopenmp on the CPU).  Ascend keeps them on the host.
+#ifndef TR_PARALLEL_EXPR
+#define TR_PARALLEL_EXPR 0
+#endif
+#if TR_PARALLEL_EXPR
+#include "backend/parallel.hpp"
+#if defined(TRANSPILE_BACKEND_CUDA)
+#define TR_EXPR_ON_GPU 1
+#elif !defined(TRANSPILE_BACKEND_ASCEND)
+#define TR_EXPR_ON_THREADS 1
+#endif
+#endif
+
+// Elements each OpenMP thread gets at least (fewer elements than twice this
+// run on the calling thread).  Measured with benchmarks/bench_expr_grain.py
+// on 2 cores: see docs/architecture.md.
+#ifndef TR_EXPR_GRAIN
+#define TR_EXPR_GRAIN 32768
+#endif
+// Elements from which an expression is evaluated on the GPU (backend="cuda"):
+// below it the host copy-in, launch and copy-out cost more than the host loop.
+#ifndef TR_CUDA_EXPR_MIN
+#define TR_CUDA_EXPR_MIN 65536
+#endif
 
 namespace tr {
 
@@ -33,19 +71,29 @@ template <class T, int N> struct Leaf : ExprTag {
     struct Cursor {
         const T *p;
         int64_t s;
-        T operator[](int64_t j) const { return p[j * s]; }
+        TR_HD T operator[](int64_t j) const { return p[j * s]; }
     };
     struct UnitCursor {
         const T *p;
-        T operator[](int64_t j) const { return p[j]; }
+        TR_HD T operator[](int64_t j) const { return p[j]; }
     };
-    template <bool Unit> auto row(const int64_t *idx, int M) const {
+    template <bool Unit> TR_HD auto row(const int64_t *idx, int M) const {
         const T *p = data;
         for (int k = 0; k + 1 < N; ++k) p += idx[M - N + k] * strides[k];
         if constexpr (Unit) return UnitCursor{p};
         else return Cursor{p, N > 0 ? strides[N - 1] : 0};
     }
-    bool unit() const { return N == 0 || strides[N - 1] == 1 || shape[N - 1] <= 1; }
+    // Called after bind(): an inner axis of length 1 broadcast along the
+    // destination's row has stride 0 then, and is not unit-stride.
+    bool unit() const { return N == 0 || strides[N - 1] == 1 || (shape[N - 1] <= 1 && strides[N - 1] != 0); }
+    template <class F> void leaves(F &&f) { f(*this); }
+    // The leaf as a borrowed array view (what device staging copies).
+    Array<T, N, A> as_array() const {
+        Array<T, N, A> a;
+        a.data = data;
+        for (int k = 0; k < N; ++k) a.shape[k] = shape[k], a.strides[k] = strides[k];
+        return a;
+    }
     // Address range [lo, hi) this leaf reads.
     void extent(const char *&lo, const char *&hi) const {
         const T *a = data, *b = data;
@@ -88,10 +136,11 @@ template <class T> struct ScalarLeaf : ExprTag {
     void bind(const int64_t *, int) {}
     struct Cursor {
         T v;
-        T operator[](int64_t) const { return v; }
+        TR_HD T operator[](int64_t) const { return v; }
     };
-    template <bool Unit> Cursor row(const int64_t *, int) const { return Cursor{v}; }
+    template <bool Unit> TR_HD Cursor row(const int64_t *, int) const { return Cursor{v}; }
     bool unit() const { return true; }
+    template <class F> void leaves(F &&) {}
     template <class D> bool overlaps(const D &) const { return false; }
 };
 
@@ -150,14 +199,18 @@ template <class Op, class CT, class X, class Y> struct Binary : ExprTag {
     template <class CX, class CY> struct Cursor {
         CX cx;
         CY cy;
-        value_type operator[](int64_t j) const { return Op::apply(cast<CT>(cx[j]), cast<CT>(cy[j])); }
+        TR_HD value_type operator[](int64_t j) const { return Op::apply(cast<CT>(cx[j]), cast<CT>(cy[j])); }
     };
-    template <bool Unit> auto row(const int64_t *idx, int M) const {
+    template <bool Unit> TR_HD auto row(const int64_t *idx, int M) const {
         auto cx = x.template row<Unit>(idx, M);
         auto cy = y.template row<Unit>(idx, M);
         return Cursor<decltype(cx), decltype(cy)>{cx, cy};
     }
     bool unit() const { return x.unit() && y.unit(); }
+    template <class F> void leaves(F &&f) {
+        x.leaves(f);
+        y.leaves(f);
+    }
     template <class D> bool overlaps(const D &d) const { return x.overlaps(d) || y.overlaps(d); }
 };
 
@@ -170,13 +223,14 @@ template <class Op, class CT, class X> struct Unary : ExprTag {
     void bind(const int64_t *out, int M) { x.bind(out, M); }
     template <class CX> struct Cursor {
         CX cx;
-        value_type operator[](int64_t j) const { return Op::apply(cast<CT>(cx[j])); }
+        TR_HD value_type operator[](int64_t j) const { return Op::apply(cast<CT>(cx[j])); }
     };
-    template <bool Unit> auto row(const int64_t *idx, int M) const {
+    template <bool Unit> TR_HD auto row(const int64_t *idx, int M) const {
         auto cx = x.template row<Unit>(idx, M);
         return Cursor<decltype(cx)>{cx};
     }
     bool unit() const { return x.unit(); }
+    template <class F> void leaves(F &&f) { x.leaves(f); }
     template <class D> bool overlaps(const D &d) const { return x.overlaps(d); }
 };
 
@@ -201,15 +255,20 @@ template <class CT, class Cond, class X, class Y> struct Select : ExprTag {
         CC cc;
         CX cx;
         CY cy;
-        CT operator[](int64_t j) const { return bool(cc[j]) ? cast<CT>(cx[j]) : cast<CT>(cy[j]); }
+        TR_HD CT operator[](int64_t j) const { return bool(cc[j]) ? cast<CT>(cx[j]) : cast<CT>(cy[j]); }
     };
-    template <bool Unit> auto row(const int64_t *idx, int M) const {
+    template <bool Unit> TR_HD auto row(const int64_t *idx, int M) const {
         auto cc = c.template row<Unit>(idx, M);
         auto cx = x.template row<Unit>(idx, M);
         auto cy = y.template row<Unit>(idx, M);
         return Cursor<decltype(cc), decltype(cx), decltype(cy)>{cc, cx, cy};
     }
     bool unit() const { return c.unit() && x.unit() && y.unit(); }
+    template <class F> void leaves(F &&f) {  // shape_probe's copies are only read on the host
+        c.leaves(f);
+        x.leaves(f);
+        y.leaves(f);
+    }
     template <class D> bool overlaps(const D &d) const { return c.overlaps(d) || x.overlaps(d) || y.overlaps(d); }
 };
 
@@ -228,6 +287,135 @@ template <class CT, class Cond, class X, class Y> auto select(const Cond &c, con
     using EY = std::remove_cvref_t<decltype(as_expr(y))>;
     return Select<CT, EC, EX, EY>(as_expr(c), as_expr(x), as_expr(y));
 }
+
+// With threads, assign_span has two callers (the sequential path and each
+// thread's share): out of line, each expression's loop nest is compiled once
+// (inlined into both, a module of 13 expressions took 0.5 s more to build).
+#if TR_EXPR_ON_THREADS
+#define TR_EXPR_SPAN __attribute__((noinline))
+#else
+#define TR_EXPR_SPAN inline
+#endif
+
+// Elements [lo, hi) of dst, counted in C order of its shape, from `e`
+// (already bound to that shape): the whole loop nest of a sequential
+// evaluation, or one thread's share of a parallel one.
+template <class D, class E> TR_EXPR_SPAN void assign_span(const D &dst, const E &e, bool unit, int64_t lo, int64_t hi) {
+    using T = typename D::value_type;
+    constexpr int N = D::ndim;
+    const int64_t inner = N > 0 ? dst.shape[N - 1] : 1;
+    const int64_t ds = N > 0 ? dst.stride(N - 1) : 1;
+    int64_t idx[N > 1 ? N - 1 : 1] = {};
+    T *base = dst.data;
+    int64_t j0 = 0;
+    if (lo != 0) {  // a share that starts inside the array: find its row
+        int64_t outer = lo / inner;
+        j0 = lo - outer * inner;
+        for (int k = N - 2; k >= 0; --k) {
+            idx[k] = outer % dst.shape[k];
+            outer /= dst.shape[k];
+            base += idx[k] * dst.stride(k);
+        }
+    }
+    int64_t left = hi - lo;
+    (void)unit;  // read only with TR_UNIT_PATHS
+    for (;;) {
+        const int64_t j1 = inner - j0 < left ? inner : j0 + left;
+        left -= j1 - j0;
+#if TR_UNIT_PATHS
+        if (unit) {
+            auto cur = e.template row<true>(idx, N);
+            for (int64_t j = j0; j < j1; ++j) base[j] = cast<T>(cur[j]);
+        } else
+#endif
+        {
+            auto cur = e.template row<false>(idx, N);
+            for (int64_t j = j0; j < j1; ++j) base[j * ds] = cast<T>(cur[j]);
+        }
+        if (left == 0) return;
+        j0 = 0;
+        for (int k = N - 2; k >= 0; --k) {
+            base += dst.stride(k);
+            if (++idx[k] < dst.shape[k]) break;
+            base -= idx[k] * dst.stride(k);
+            idx[k] = 0;
+        }
+    }
+}
+
+#if TR_EXPR_ON_GPU
+// backend="cuda": one GPU thread per element.  dst and the leaves point
+// into device copies made by par::Staging.
+template <class D, class E> struct ExprElements {
+    D dst;
+    E e;
+    TR_HD void operator()(int64_t i) const {
+        constexpr int N = D::ndim;
+        int64_t idx[N > 1 ? N - 1 : 1] = {};
+        int64_t off = 0, j = 0;
+        if constexpr (N > 0) {
+            int64_t outer = i / dst.shape[N - 1];
+            j = i - outer * dst.shape[N - 1];
+            off = j * dst.stride(N - 1);
+            for (int k = N - 2; k >= 0; --k) {
+                idx[k] = outer % dst.shape[k];
+                outer /= dst.shape[k];
+                off += idx[k] * dst.stride(k);
+            }
+        }
+        dst.data[off] = cast<typename D::value_type>(e.template row<false>(idx, N)[j]);
+    }
+};
+
+// Evaluates on the GPU when there are enough elements to pay for the copies
+// and a launch, and some leaf is an array (a fill stays on the host);
+// returns false to leave the work to the host loop.
+template <class T, int N, int L, class E> bool assign_on_device(const Array<T, N, L> &dst, const E &e, int64_t total) {
+    using K = ExprElements<DeviceArray<T, N, L>, E>;
+    if constexpr (sizeof(K) > 4000) return false;  // over the 4 KiB a kernel's parameters may take
+    if (total < TR_CUDA_EXPR_MIN) return false;
+    int leaves = 0;
+    E de = e;
+    de.leaves([&](auto &) { ++leaves; });
+    if (leaves == 0 || leaves >= TR_MAX_STAGED) return false;
+    par::Staging st;
+    de.leaves([&](auto &leaf) { st.add(leaf.as_array(), false); });
+    st.add(dst, true);
+    st.upload();
+    de.leaves([&](auto &leaf) { leaf.data = st.view(leaf.as_array()).data; });
+    par::for_range(K{st.view(dst), de}, 0, total, 1);
+    st.download();
+    return true;
+}
+#elif TR_EXPR_ON_THREADS
+// backend="cpu" at jit_level O1: one contiguous share of the elements per
+// OpenMP thread, run by par::for_range, which brings the prange loops' error
+// slot (an error is caught on its thread and raised after the region), fork
+// safety and thread count.  ExprShares is not a template, so that region is
+// compiled once per module; each expression adds only its expr_share.
+template <class D, class E> struct ExprJob {
+    const D *dst;
+    E e;
+    bool unit;
+};
+template <class D, class E> void expr_share(const void *job, int64_t lo, int64_t hi) {
+    const ExprJob<D, E> &j = *static_cast<const ExprJob<D, E> *>(job);
+    assign_span(*j.dst, j.e, j.unit, lo, hi);
+}
+// Share boundaries are rounded down to multiples of 16 elements: threads
+// writing an aligned float64 destination never share a cache line.
+struct ExprShares {
+    void (*run)(const void *, int64_t, int64_t);
+    const void *job;
+    int64_t total, shares;
+    int line;  // the statement's line, for an error raised on another thread
+    int64_t bound(int64_t t) const { return t >= shares ? total : (total * t / shares) & ~int64_t(15); }
+    void operator()(int64_t t) const {
+        current_line() = line;
+        run(job, bound(t), bound(t + 1));
+    }
+};
+#endif
 
 // Writes expression `e` into `dst`, broadcasting it to dst's shape.
 template <class T, int N, int L, class E> void assign_expr(const Array<T, N, L> &dst, E e) {
@@ -253,33 +441,24 @@ template <class T, int N, int L, class E> void assign_expr(const Array<T, N, L> 
         return;
     }
     e.bind(dst.shape, N);
-    const int64_t inner = N > 0 ? dst.shape[N - 1] : 1;
-    const int64_t ds = N > 0 ? dst.stride(N - 1) : 1;
-    int64_t idx[N > 1 ? N - 1 : 1] = {};
-    T *base = dst.data;
-#if TR_UNIT_PATHS
-    const bool unit = ds == 1 && e.unit();
-#endif
-    for (;;) {
-#if TR_UNIT_PATHS
-        if (unit) {
-            auto cur = e.template row<true>(idx, N);
-            for (int64_t j = 0; j < inner; ++j) base[j] = cast<T>(cur[j]);
-        } else
-#endif
-        {
-            auto cur = e.template row<false>(idx, N);
-            for (int64_t j = 0; j < inner; ++j) base[j * ds] = cast<T>(cur[j]);
+    const bool unit = (N == 0 || dst.stride(N - 1) == 1) && e.unit();
+#if TR_EXPR_ON_GPU
+    if (assign_on_device(dst, e, dst.size())) return;
+#elif TR_EXPR_ON_THREADS
+    const int64_t total = dst.size();
+    if (total >= 2 * TR_EXPR_GRAIN) {  // small arrays pay nothing more than this test
+        // A destination that repeats an element (a zero stride) is written in order.
+        bool distinct = true;
+        for (int k = 0; k < N; ++k) distinct = distinct && (dst.stride(k) != 0 || dst.shape[k] == 1);
+        const int nt = distinct ? par::threads_for_elements(total, TR_EXPR_GRAIN) : 1;
+        if (nt > 1) {
+            const ExprJob<Array<T, N, L>, E> job{&dst, e, unit};
+            par::for_range(ExprShares{expr_share<Array<T, N, L>, E>, &job, total, nt, current_line()}, 0, nt, 1);
+            return;
         }
-        int k = N - 2;
-        for (; k >= 0; --k) {
-            base += dst.stride(k);
-            if (++idx[k] < dst.shape[k]) break;
-            base -= idx[k] * dst.stride(k);
-            idx[k] = 0;
-        }
-        if (k < 0) return;
     }
+#endif
+    assign_span(dst, e, unit, 0, dst.size());
 }
 
 template <class T, int N, int L, class X> void assign(const Array<T, N, L> &dst, const X &x) {

@@ -57,15 +57,18 @@ def flags(options) -> list[str]:
 
 
 PARALLEL_HEADER = '#include "transpile_rt/backend/parallel.hpp"'
+PARALLEL_EXPR_DEFINE = "#define TR_PARALLEL_EXPR 1"  # cxx/lower.py: O1 array expressions on threads
 
 
 def uses_openmp(source_path: str) -> bool:
-    """Modules with a prange loop are built with -fopenmp; others are not (faster compiles)."""
+    """Modules with a prange loop, or with array expressions at jit_level O1,
+    are built with -fopenmp; others are not (faster compiles)."""
     try:
         with open(source_path) as f:
-            return PARALLEL_HEADER in f.read()
+            text = f.read()
     except OSError:
         return False
+    return PARALLEL_HEADER in text or PARALLEL_EXPR_DEFINE in text
 
 
 def command(source_path: str, output_path: str, options, portable: bool = False) -> list[str]:

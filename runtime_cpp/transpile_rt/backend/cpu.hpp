@@ -1,9 +1,12 @@
-// backend="cpu": prange loops on OpenMP threads.
+// backend="cpu": prange loops, and array expressions at jit_level O1
+// (expr.hpp runs their elements as a loop of one share per thread), on
+// OpenMP threads.
 //
-// Modules with a prange loop are compiled with -fopenmp (others are not, so
-// their compiles stay fast); without it the pragmas are ignored and the
-// loops run in order.  The thread count is TRANSPILE_NUM_THREADS, read at
-// every launch, else OpenMP's default (OMP_NUM_THREADS or the core count).
+// Modules with a prange loop or (at O1) an array expression are compiled
+// with -fopenmp (others are not, so their compiles stay fast); without it
+// the pragmas are ignored and the loops run in order.  The thread count is
+// TRANSPILE_NUM_THREADS, read at every launch, else OpenMP's default
+// (OMP_NUM_THREADS or the core count).
 //
 // Iterations are split statically.  Reductions keep one partial per thread,
 // combined in thread order, so a given thread count always gives the same
@@ -53,6 +56,18 @@ inline int threads_for(int64_t n) {
 #endif
     if (nt > n) nt = int(n);
     return nt < 1 ? 1 : nt;
+}
+
+// Threads for an array expression of n elements (expr.hpp, jit_level O1):
+// at most one per `grain` elements, and none of its own inside a parallel
+// region (omp_get_level counts one-thread teams too: a prange body already
+// runs on a thread of a team, and nested teams would oversubscribe).
+inline int threads_for_elements(int64_t n, int64_t grain) {
+#ifdef _OPENMP
+    if (omp_get_level() > 0) return 1;
+#endif
+    if (n < 2 * grain) return 1;
+    return threads_for(n / grain);
 }
 
 // The CPU needs no staging: the kernel reads the arrays where they are.

@@ -1,6 +1,8 @@
 // backend="cuda": prange loops as CUDA kernels (the module is compiled by
 // nvcc with -DTRANSPILE_BACKEND_CUDA; everything outside prange loops runs
-// on the host as it does for backend="cpu").
+// on the host as it does for backend="cpu", except array expressions of at
+// least TR_CUDA_EXPR_MIN elements, which expr.hpp stages and launches
+// through Staging and for_range below, one GPU thread per element).
 //
 // Memory: before a loop, Staging copies every array the body uses to the
 // GPU (the byte span its view covers; views of one buffer share one device
