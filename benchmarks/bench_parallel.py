@@ -1,5 +1,7 @@
 """prange speed-up: transpile's OpenMP loops on 1 and 2 threads, against
-Numba's parallel=True on the same kernels (benchmarks/parallel_kernels.py).
+Numba's parallel=True on the same kernels (benchmarks/parallel_kernels.py);
+and one kernel without prange, `out[:] = np.sqrt(a*a + b*b) * np.exp(-c)`,
+whose array expression transpile splits over threads at jit_level="O1".
 
     python benchmarks/bench_parallel.py            # ~1 minute on 2 cores
     python benchmarks/bench_parallel.py --quick    # fewer repeats
@@ -56,6 +58,19 @@ def cases(quick: bool):
     def x(size):
         return x_small if size == "small" else x_full
 
+    y_full, z_full = rng.random(x_full.size), rng.random(x_full.size)
+
+    def y(size):
+        return y_full[:5000] if size == "small" else y_full
+
+    def z(size):
+        return z_full[:5000] if size == "small" else z_full
+
+    out_full = np.empty_like(x_full)  # reused: the timings are of the expression, not of first-touch page faults
+
+    def out(size):
+        return np.empty(5000) if size == "small" else out_full
+
     return [
         ("mandel", pk.mandel, mandel_args, "embarrassingly parallel"),
         ("transcendental", pk.transcendental, lambda size: (x(size), np.empty_like(x(size))),
@@ -63,6 +78,7 @@ def cases(quick: bool):
         ("sum_squares", pk.sum_squares, lambda size: (x(size),), "reduction, memory bound"),
         ("histogram", pk.histogram, lambda size: (x(size), 64), "atomic updates"),
         ("jacobi", pk.jacobi, grid, "stencil"),
+        ("array_expr", pk.array_expr, lambda size: (x(size), y(size), z(size), out(size)), "array expression"),
     ]
 
 

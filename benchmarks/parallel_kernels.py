@@ -62,3 +62,10 @@ def jacobi(u, v, steps):
             for j in range(1, m - 1):
                 u[i, j] = v[i, j]
     return u
+
+
+def array_expr(a, b, c, out):
+    """No prange: a whole-array expression, which transpile evaluates on OpenMP
+    threads at jit_level="O1" and Numba's parallel=True turns into a parfor."""
+    out[:] = np.sqrt(a * a + b * b) * np.exp(-c)
+    return out

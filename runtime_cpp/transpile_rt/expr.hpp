@@ -37,11 +37,14 @@
 #endif
 #endif
 
-// Elements each OpenMP thread gets at least (fewer elements than twice this
-// run on the calling thread).  Measured with benchmarks/bench_expr_grain.py
-// on 2 cores: see docs/architecture.md.
+// Elements each OpenMP thread gets at least; fewer than twice this run on
+// the calling thread.  benchmarks/bench_expr_grain.py (2 cores, medians of 5
+// runs): `a + b` in float64, the cheapest expression, is slower on 2 threads
+// up to 8,192 elements (0.77x) and gains 1.76x at 32,768 (1.21x when the idle
+// thread must first be woken); sqrt(a*a + b*b) * exp(-c) gains from ~2,048.
+// An element count cannot tell the two apart, so the cheap one sets it.
 #ifndef TR_EXPR_GRAIN
-#define TR_EXPR_GRAIN 32768
+#define TR_EXPR_GRAIN 16384
 #endif
 // Elements from which an expression is evaluated on the GPU (backend="cuda"):
 // below it the host copy-in, launch and copy-out cost more than the host loop.
