@@ -172,3 +172,11 @@ def fullgraph_many(a):
         pass
     d = {1: 2}.popitem()
     return a
+
+
+@jit
+def complex_trig(z, w):
+    """Ufuncs whose complex loops the runtime lacks: those statements run in CPython."""
+    s = np.sin(z) * 2.0
+    m = np.maximum(z, w)
+    return s + m + np.sqrt(z), np.log10(z[0])

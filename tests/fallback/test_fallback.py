@@ -184,3 +184,12 @@ def test_fullgraph_for_unsupported_calls_and_arguments():
         strict(np.arange(3.0), 3)
     with pytest.raises(TypeError, match="argument 'a'"):
         strict(object(), 1)
+
+
+def test_complex_ufuncs_without_a_compiled_loop_fall_back_with_the_reason():
+    z = np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j])
+    w = np.array([1 + 3j, -0.5 + 0.5j, 2 + 9j])
+    with pytest.warns(TranspileFallbackWarning, match=r"np.sin\(\) of complex values is not compiled yet"):
+        run_both(ff.complex_trig, z, w)  # values, dtypes and types equal CPython's
+    reasons = {r["line"]: r["reason"] for r in ff.complex_trig.fallbacks()}
+    assert set(reasons) == {line_of(ff.complex_trig, t) for t in ("np.sin(z)", "np.maximum", "np.log10")}

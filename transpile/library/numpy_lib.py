@@ -34,6 +34,13 @@ RUNTIME_UFUNCS = (
     "copysign fmod logaddexp logical_and logical_or logical_xor").split()
 
 
+# NumPy has complex loops for these, the runtime (numpy/ufunc.hpp) not yet:
+# complex operands make the statement run in CPython (JIT Fallback).
+NO_COMPLEX_LOOP = frozenset(
+    "exp2 expm1 log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh rint "
+    "maximum minimum fmax fmin".split())
+
+
 def functor_of(ufunc) -> str:
     name = ufunc.__name__
     return OPERATOR_FUNCTORS.get(name) or f"tr::uf::{name}"
@@ -49,6 +56,8 @@ def _ufunc_entry(ufunc):
             ops = promote.ufunc_call(ufunc, site.args)
         except promote.PromotionError as exc:
             raise site.error(str(exc)) from None
+        if ufunc.__name__ in NO_COMPLEX_LOOP and ops.compute.startswith("complex"):
+            raise site.error(f"np.{ufunc.__name__}() of complex values is not compiled yet")
         return ops.result, ops
 
     def lower(ls):
