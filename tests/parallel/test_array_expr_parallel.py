@@ -23,6 +23,7 @@ from transpile.passes.pipeline import translate
 
 from ..conftest import assert_same
 from . import expr_kernels as ek
+from .forking import result_in_forked_child
 from .test_cuda import GPUS, needs_gpu, needs_nvcc
 
 ELEMENTWISE_SIG = ("float64[::1], float64[::1], float64[::1], float64[:, ::1], float64[::1], float64[:, ::1], "
@@ -113,20 +114,10 @@ def _child_power(queue):
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork()")
 def test_expression_in_a_forked_child_does_not_hang(monkeypatch, int_power):
-    import multiprocessing
-
     monkeypatch.setenv("TRANSPILE_NUM_THREADS", "2")
     a, b = _power_args(())
     expected = int(int_power(a, b).sum())  # the parent's OpenMP threads exist now
-    ctx = multiprocessing.get_context("fork")
-    queue = ctx.Queue()
-    child = ctx.Process(target=_child_power, args=(queue,))
-    child.start()
-    child.join(60)
-    if child.is_alive():
-        child.kill()
-        pytest.fail("an array expression in a forked child hung (libgomp's pool does not survive fork)")
-    assert queue.get(timeout=5) == expected
+    assert result_in_forked_child(_child_power, "an array expression") == expected
 
 
 def _cpp(fn, sig, backend="cpu", jit_level="O0"):

@@ -11,6 +11,7 @@ import pytest
 from transpile import prange
 
 from . import kernels as k
+from .forking import result_in_forked_child
 
 THREADS = ["1", "2"]
 
@@ -156,17 +157,7 @@ def _child_sum(queue):
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork()")
 def test_prange_in_a_forked_child_does_not_hang(monkeypatch):
-    import multiprocessing
-
     monkeypatch.setenv("TRANSPILE_NUM_THREADS", "2")
     a = np.linspace(0.0, 1.0, 1001)
     expected = k.stats(a)[0]  # the parent's OpenMP threads exist now
-    ctx = multiprocessing.get_context("fork")
-    queue = ctx.Queue()
-    child = ctx.Process(target=_child_sum, args=(queue,))
-    child.start()
-    child.join(30)
-    if child.is_alive():
-        child.kill()
-        pytest.fail("a prange loop in a forked child hung (libgomp's pool does not survive fork)")
-    assert queue.get(timeout=5) == pytest.approx(expected, rel=1e-12)
+    assert result_in_forked_child(_child_sum, "a prange loop") == pytest.approx(expected, rel=1e-12)
