@@ -41,32 +41,22 @@ template <class T, class F> inline List<T> list_sorted_key(List<T> l, F key, boo
     return l;
 }
 
-template <class T, class F> inline T list_min_key(const List<T> &l, F key) {
-    if (l.size() == 0) raise(TR_ERR_VALUE, "min() arg is an empty sequence");
+// min()/max() with key=: the first element whose key no other beats, as
+// CPython keeps it (min: k < best; max: k > best, i.e. best < k).
+template <bool Max, class T, class F> inline T list_extreme_key(const List<T> &l, F key) {
+    if (l.size() == 0) raise(TR_ERR_VALUE, Max ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
     int64_t best = 0;
     auto best_key = key(l[0]);
     for (int64_t i = 1; i < l.size(); ++i) {
         auto k = key(l[i]);
-        if (py_lt(k, best_key)) {
+        if (Max ? py_lt(best_key, k) : py_lt(k, best_key)) {
             best = i;
             best_key = static_cast<decltype(k) &&>(k);
         }
     }
     return l[best];
 }
-
-template <class T, class F> inline T list_max_key(const List<T> &l, F key) {
-    if (l.size() == 0) raise(TR_ERR_VALUE, "max() arg is an empty sequence");
-    int64_t best = 0;
-    auto best_key = key(l[0]);
-    for (int64_t i = 1; i < l.size(); ++i) {
-        auto k = key(l[i]);
-        if (py_lt(best_key, k)) {  // CPython: k > best_key
-            best = i;
-            best_key = static_cast<decltype(k) &&>(k);
-        }
-    }
-    return l[best];
-}
+template <class T, class F> inline T list_min_key(const List<T> &l, F key) { return list_extreme_key<false>(l, key); }
+template <class T, class F> inline T list_max_key(const List<T> &l, F key) { return list_extreme_key<true>(l, key); }
 
 }  // namespace tr

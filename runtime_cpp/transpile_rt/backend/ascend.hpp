@@ -78,10 +78,6 @@
 namespace tr {
 namespace par {
 
-template <class X> struct device_arg { using type = X; };
-template <class T, int N, int L> struct device_arg<Array<T, N, L>> { using type = DeviceArray<T, N, L>; };
-template <class X> using arg_t = typename device_arg<X>::type;
-
 constexpr int64_t round_up64(int64_t n) { return (n + 63) / 64 * 64; }
 
 // One block's first error, in device memory.  64-byte aligned, so its size is

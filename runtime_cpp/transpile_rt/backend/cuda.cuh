@@ -26,10 +26,6 @@
 namespace tr {
 namespace par {
 
-template <class X> struct device_arg { using type = X; };
-template <class T, int N, int L> struct device_arg<Array<T, N, L>> { using type = DeviceArray<T, N, L>; };
-template <class X> using arg_t = typename device_arg<X>::type;
-
 inline void check(cudaError_t e, const char *what) {
     if (e != cudaSuccess)
         raise(TR_ERR_RUNTIME, "backend='cuda': %s failed: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));

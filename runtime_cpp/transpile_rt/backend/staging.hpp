@@ -17,6 +17,12 @@
 namespace tr {
 namespace par {
 
+// What a kernel struct holds for a value the body shares: arrays as the
+// device views Staging::view makes, everything else as it is.
+template <class X> struct device_arg { using type = X; };
+template <class T, int N, int L> struct device_arg<Array<T, N, L>> { using type = DeviceArray<T, N, L>; };
+template <class X> using arg_t = typename device_arg<X>::type;
+
 template <class Device> struct StagingFor {
     struct Span {
         char *lo;

@@ -33,10 +33,9 @@ template <class T, int N, int L> T *flat_values(const Array<T, N, L> &a) {
 
 inline constexpr int64_t kHistBlock = 65536;
 
-}  // namespace detail
 
-// np.bincount(x, minlength=m)
-template <class I, int L> Array<int64_t, 1, C> bincount(const Array<I, 1, L> &x, int64_t minlength = 0) {
+// The number of bins np.bincount makes (checking the values as NumPy does).
+template <class I, int L> int64_t bincount_size(const Array<I, 1, L> &x, int64_t minlength) {
     if (minlength < 0) raise(TR_ERR_VALUE, "'minlength' must not be negative");
     const int64_t n = x.shape[0], s = x.stride(0);
     int64_t mx = -1;
@@ -45,7 +44,14 @@ template <class I, int L> Array<int64_t, 1, C> bincount(const Array<I, 1, L> &x,
         if (v < 0) raise(TR_ERR_VALUE, "'list' argument must have no negative elements");
         if (v > mx) mx = v;
     }
-    const int64_t shape[1] = {mx + 1 > minlength ? mx + 1 : minlength};
+    return mx + 1 > minlength ? mx + 1 : minlength;
+}
+}  // namespace detail
+
+// np.bincount(x, minlength=m)
+template <class I, int L> Array<int64_t, 1, C> bincount(const Array<I, 1, L> &x, int64_t minlength = 0) {
+    const int64_t n = x.shape[0], s = x.stride(0);
+    const int64_t shape[1] = {detail::bincount_size(x, minlength)};
     Array<int64_t, 1, C> out = zeros<int64_t, 1>(shape);
     for (int64_t i = 0; i < n; ++i) out.data[int64_t(x.data[i * s])] += 1;
     return out;
@@ -54,16 +60,9 @@ template <class I, int L> Array<int64_t, 1, C> bincount(const Array<I, 1, L> &x,
 // np.bincount(x, weights=w, minlength=m): float64 sums.
 template <class I, int L, class W, int LW>
 Array<double, 1, C> bincount(const Array<I, 1, L> &x, const Array<W, 1, LW> &w, int64_t minlength = 0) {
-    if (minlength < 0) raise(TR_ERR_VALUE, "'minlength' must not be negative");
     const int64_t n = x.shape[0], s = x.stride(0);
-    int64_t mx = -1;
-    for (int64_t i = 0; i < n; ++i) {
-        int64_t v = int64_t(x.data[i * s]);
-        if (v < 0) raise(TR_ERR_VALUE, "'list' argument must have no negative elements");
-        if (v > mx) mx = v;
-    }
+    const int64_t shape[1] = {detail::bincount_size(x, minlength)};
     if (w.shape[0] != n) raise(TR_ERR_VALUE, "The weights and list don't have the same length.");
-    const int64_t shape[1] = {mx + 1 > minlength ? mx + 1 : minlength};
     Array<double, 1, C> out = zeros<double, 1>(shape);
     for (int64_t i = 0; i < n; ++i) out.data[int64_t(x.data[i * s])] += cast<double>(w.data[i * w.stride(0)]);
     return out;
