@@ -113,15 +113,19 @@ def flags(options, runtime: str) -> list[str]:
     """The flags of a device backend's compiler (part of the cache key)."""
     level = "-O3" if options.jit_level == "O1" else "-O1"
     if options.backend == "cuda":
+        # --fmad=false: no fused multiply-adds in device code (nvcc's default fuses them);
+        # the host compiler gets -ffp-contract=off as on backend='cpu'
         return ["-x", "cu", "-std=c++20", "--expt-relaxed-constexpr", "-shared", "-w", f"-arch={cuda_arch()}",
-                "-Xcompiler", "-fPIC,-fvisibility=hidden,-fwrapv,-fno-math-errno", level,
+                "--fmad=false", "-Xcompiler", "-fPIC,-fvisibility=hidden,-fwrapv,-fno-math-errno,-ffp-contract=off",
+                level,
                 "-DTRANSPILE_BACKEND_CUDA", "-I", runtime]
     if options.backend == "ascend":
         if ascend_mock():
-            return ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", "-fvisibility=hidden", "-w",
-                    level, "-DTRANSPILE_BACKEND_ASCEND", "-DTR_ASCEND_MOCK", "-I", runtime]
+            return ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", "-ffp-contract=off",
+                    "-fvisibility=hidden", "-w", level, "-DTRANSPILE_BACKEND_ASCEND", "-DTR_ASCEND_MOCK", "-I", runtime]
         home = ascend_home()
-        return ["-xcce", "-std=c++17", "-fPIC", "-shared", "-w", level, f"--npu-arch={ascend_arch()}",
+        return ["-xcce", "-std=c++17", "-fPIC", "-shared", "-w", "-ffp-contract=off", level,
+                f"--npu-arch={ascend_arch()}",
                 "-DTRANSPILE_BACKEND_ASCEND", "-I", runtime, "-I", os.path.join(home, "include"),
                 "-I", os.path.join(home, "compiler", "tikcpp", "tikcfw"),
                 "-I", os.path.join(home, "compiler", "tikcpp", "tikcfw", "impl"),

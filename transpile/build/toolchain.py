@@ -44,13 +44,20 @@ def find_compiler(required: bool = True) -> Compiler | None:
     return compiler
 
 
+# Every level computes floating point as CPython does, operation by operation:
+# GCC contracts a * b + c into one fused multiply-add by default (one rounding
+# instead of two), which -march=native makes available. -ffast-math and its
+# relatives (reassociation, reciprocals) are never on.
+STRICT_FP = ("-ffp-contract=off",)
+
+
 def flags(options) -> list[str]:
     if options.backend != "cpu":  # nvcc / CANN (build/backends.py)
         from . import backends
 
         return backends.flags(options, str(runtime_dir()))
-    common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", "-fvisibility=hidden", "-w",
-              "-I", str(runtime_dir())]
+    common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", *STRICT_FP, "-fvisibility=hidden",
+              "-w", "-I", str(runtime_dir())]
     if options.jit_level == "O1":
         return common + ["-O3", "-march=native"]
     return common + ["-O1"]
