@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
-from ._support import jit
+from ._support import check_items, jit
 
 # --------------------------------------------------------------------------
 # jit_level does not change floating-point results (no contraction into FMA)
@@ -44,3 +45,24 @@ def test_float32_kernel_bit_identical_across_levels():
         for g, e in zip(got, expected):
             assert g.dtype == e.dtype == np.float32
             assert g.tobytes() == e.tobytes(), (compiled.options.jit_level, np.max(np.abs(g - e)))
+
+
+# --------------------------------------------------------------------------
+# Expressions whose C++ spelling did not compile
+# --------------------------------------------------------------------------
+
+
+@jit
+def negated_negatives(a, b):
+    x = -(-128)
+    y = -(-1.5)
+    a //= abs(1)
+    a %= abs(-3)
+    c = 7.5
+    c //= abs(2)
+    return x, y, a, c, -(-a), -(+a), +(-a), ~(-a), not -a, abs(True), abs(b), -(-b), b // abs(-2)
+
+
+@pytest.mark.parametrize("a, b", [(7, True), (-9, False), (0, True)])
+def test_negated_negatives_and_abs_of_literals(check, a, b):
+    check_items(check, negated_negatives, a, b)

@@ -139,7 +139,7 @@ class ExprLowerer:
         xc = self.as_ct(x, xt, ops.compute)
         rt = ctype(ops.result)
         if node.op == "-":
-            return CExpr(f"{rt}(-{xc})")
+            return CExpr(f"{rt}(-({xc}))" if xc.startswith("-") else f"{rt}(-{xc})")  # not C++'s --
         if node.op == "+":
             return CExpr(f"{rt}({xc})")
         return CExpr(f"tr::op::invert::apply({xc})")

@@ -89,9 +89,10 @@ def _abs_lower(ls):
     if ls.site_info is not None:
         return ls.lower.lazy(f"tr::unary<tr::uf::absolute, {ls.lower.elem(ls.site_info.compute)}>({ls.args[0].code})",
                              "transpile_rt/numpy/ufunc.hpp")
+    t = ls.arg_types[0]
     arg = ls.args[0].code
-    if ls.result == T.INT and ls.arg_types[0].dtype == "bool":
-        arg = f"int64_t({arg})"
+    if t.kind != "c":  # py_abs returns its argument's C++ type: a literal 1 is C++ int, not int64
+        arg = ls.lower.as_ct(ls.args[0], t, ls.result.dtype, exact=True)
     return CExpr(f"tr::builtins::py_abs({arg})")
 
 
