@@ -248,6 +248,9 @@ class JitFunction:
         COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
+        from .fallback_rt import with_sources
+
+        regions = with_sources(tr.regions)  # the entry runs wherever the project moves
         staging = cache.staging_dir(key, root)
         try:
             src = staging / cache.SOURCE
@@ -267,7 +270,7 @@ class JitFunction:
                 "uses_objects": bool(tr.layouts),
                 "options": self.options.key(),
                 "deps": _dependencies(tr.program, self.py_func),
-                "regions": tr.regions,
+                "regions": regions,
                 "fallbacks": tr.fallbacks,
             }
             return cache.commit(key, staging, meta, root)

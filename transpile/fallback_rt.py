@@ -28,16 +28,28 @@ def _resolve_function(spec: dict, root_func):
     return getattr(obj, "py_func", obj) or root_func
 
 
-def _statement_asts(filename: str, loc) -> list:
+def statement_text(filename: str, loc) -> str:
+    """The source of one statement (its first line padded to its column), as
+    stored in a cache entry so the entry runs wherever the project moves."""
     line, col, end_line, end_col = loc
-    lines = linecache.getlines(filename)
-    chunk = list(lines[line - 1:end_line])
+    chunk = list(linecache.getlines(filename)[line - 1:end_line])
+    if not chunk:
+        raise IndexError(f"{filename}:{line}: the source of a JIT Fallback statement is not readable")
     chunk[-1] = chunk[-1][:end_col] if end_col else chunk[-1]
     chunk[0] = " " * col + chunk[0][col:]
+    return "".join(c if c.endswith("\n") else c + "\n" for c in chunk)
+
+
+def with_sources(regions: list) -> list:
+    """Regions with each statement's source text (read once, at build time)."""
+    return [dict(r, sources=[statement_text(r["filename"], loc) for loc in r["statements"]]) for r in regions]
+
+
+def _statement_asts(text: str, loc) -> list:
     import textwrap
 
-    text = textwrap.dedent("".join(c if c.endswith("\n") else c + "\n" for c in chunk))
-    tree = ast.parse(text)
+    line, col = loc[0], loc[1]
+    tree = ast.parse(textwrap.dedent(text))
     for node in ast.walk(tree):
         if hasattr(node, "col_offset"):
             node.col_offset += col
@@ -90,8 +102,10 @@ def make_region(spec: dict, root_func):
     func = _resolve_function(spec, root_func)
     filename = spec["filename"]
     body = []
-    for loc in spec["statements"]:
-        for stmt in _statement_asts(filename, loc):
+    # entries written before sources were stored read the file (where it still is)
+    sources = spec.get("sources") or [statement_text(filename, loc) for loc in spec["statements"]]
+    for loc, text in zip(spec["statements"], sources):
+        for stmt in _statement_asts(text, loc):
             if isinstance(stmt, ast.Return) and stmt.lineno in spec["returns"]:
                 stmt = ast.Assign(targets=[ast.Name("__tr_return", ast.Store())],
                                   value=stmt.value or ast.Constant(None), lineno=stmt.lineno,

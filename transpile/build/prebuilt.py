@@ -82,7 +82,9 @@ def _fallback_meta(tr, relative_to: Path | None = None) -> dict:
     the dispatcher stores them; region files relative to the source for --inplace."""
     if not hasattr(tr, "regions"):
         return {}
-    regions = [dict(r) for r in tr.regions]
+    from ..fallback_rt import with_sources
+
+    regions = with_sources(tr.regions)  # sources travel with the artifact
     if relative_to is not None:
         for r in regions:
             r["filename"] = os.path.relpath(r["filename"], relative_to)
