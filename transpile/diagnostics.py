@@ -49,6 +49,11 @@ class CompileError(TranspileError):
     """The C++ compiler failed (or is missing)."""
 
 
+class GeneratedCodeError(CompileError):
+    """The C++ compiler rejected (or never finished) code transpile generated:
+    a bug in transpile, remembered per specialization by the dispatcher."""
+
+
 class AnnotationError(TranspileError, ValueError):
     """A malformed `# @jit.typing:` comment."""
 

@@ -18,7 +18,7 @@ import warnings
 from . import _runtime
 from .build import cache
 from .build.loader import entry_address, init_regions
-from .diagnostics import FunctionNotCompilable, TranspileFallbackWarning
+from .diagnostics import FunctionNotCompilable, GeneratedCodeError, TranspileFallbackWarning
 from .frontend.source import source_hash
 from .hir import types as T
 from .options import Options, cache_enabled
@@ -43,6 +43,9 @@ class JitFunction:
         self._specializations: list[dict] = []
         self._source_hash = None
         self._python_mode: dict = {}  # argument types -> why the whole function runs in CPython
+        # argument types -> the C++ compiler's failure: not retried in this process (a failure marker in
+        # the disk cache would also outlive transient causes: a killed compiler, a full disk)
+        self._build_failures: dict = {}
         self._warned: set = set()
         self._signature = inspect.signature(py_func)
         if construct is not None:  # the constructor's arguments are __init__'s after self
@@ -98,7 +101,7 @@ class JitFunction:
     def compile(self, signature) -> None:
         """Compiles (or loads) the specialization for these argument types."""
         types = T.parse_signature(signature) if isinstance(signature, str) else list(signature)
-        self._ensure(tuple(types))
+        self._ensure(tuple(types))["explicit"] = True  # asked for: may serve wider calls (importhook.find_loaded)
 
     # ---- slow path (called by the C dispatcher) ------------------------------------
 
@@ -138,6 +141,9 @@ class JitFunction:
                 return self._run_in_python(args, message)
             types.extend(described)
         types = tuple(types)
+        failure = self._build_failures.get(types)
+        if failure is not None and self.options.fullgraph:
+            raise failure.with_traceback(None)
         if types in self._python_mode:
             return self.py_func(*args)
         try:
@@ -150,6 +156,13 @@ class JitFunction:
                 raise
             self._python_mode[types] = str(exc)
             return self._run_in_python(args, str(exc))
+        except GeneratedCodeError as exc:
+            self._build_failures[types] = exc
+            if self.options.fullgraph:
+                raise
+            reason = f"the C++ transpile generated for ({', '.join(map(str, types))}) failed to compile\n{exc}"
+            self._python_mode[types] = reason
+            return self._run_in_python(args, reason)
         if COMPILE_COUNT != before and spec.get("fallbacks"):
             from .fallback_rt import report_text
 

@@ -66,3 +66,58 @@ def negated_negatives(a, b):
 @pytest.mark.parametrize("a, b", [(7, True), (-9, False), (0, True)])
 def test_negated_negatives_and_abs_of_literals(check, a, b):
     check_items(check, negated_negatives, a, b)
+
+
+# --------------------------------------------------------------------------
+# A C++ compile failure is remembered for its specialization
+# --------------------------------------------------------------------------
+
+
+def _failing_compiler(tmp_path):
+    """A C++ compiler that rejects everything and counts its runs: the
+    stand-in for a code-generation bug that makes g++ fail."""
+    log = tmp_path / "runs"
+    script = tmp_path / "failing-cxx"
+    script.write_text(f'#!/bin/sh\necho run >> "{log}"\necho "module.cpp:3:1: error: injected failure" >&2\nexit 1\n')
+    script.chmod(0o755)
+    return str(script), log
+
+
+def build_fails(x):
+    return x * 2 + 1
+
+
+def build_fails_fullgraph(x):
+    return x * 3
+
+
+def test_cxx_failure_runs_python_once_warned_and_is_not_retried(tmp_path, monkeypatch):
+    from transpile import TranspileFallbackWarning
+    from transpile import jit as plain_jit
+
+    cxx, log = _failing_compiler(tmp_path)
+    monkeypatch.setenv("CXX", cxx)
+    f = plain_jit(build_fails)
+    with pytest.warns(TranspileFallbackWarning, match="bug in transpile's code generation") as record:
+        assert f(20) == 41
+    assert "failed to compile" in str(record[0].message)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # warned once, then silent
+        assert f(5) == 11
+    with pytest.warns(TranspileFallbackWarning, match=r"for \(float\) failed"):  # its own attempt
+        assert f(2.5) == 6.0
+    assert log.read_text().count("run") == 2
+
+
+def test_cxx_failure_under_fullgraph_raises_every_call_without_recompiling(tmp_path, monkeypatch):
+    from transpile import CompileError
+
+    cxx, log = _failing_compiler(tmp_path)
+    monkeypatch.setenv("CXX", cxx)
+    f = jit(build_fails_fullgraph)
+    for _ in range(2):
+        with pytest.raises(CompileError, match="injected failure"):
+            f(4)
+    assert log.read_text().count("run") == 1

@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..diagnostics import CompileError, SourceLoc
+from ..diagnostics import CompileError, GeneratedCodeError, SourceLoc
 from ..resources import runtime_dir
 
 CANDIDATES = ("g++", "c++", "clang++")
@@ -101,7 +101,7 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
-        raise CompileError("the C++ compiler took more than 10 minutes") from None
+        raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
     except OSError as exc:
         raise CompileError(f"cannot run the C++ compiler {cmd[0]}: {exc}") from None
     if proc.returncode != 0:
@@ -110,11 +110,13 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
         raise _compile_error(stderr, source_path)
 
 
+REPORT_HINT = ("this is a bug in transpile's code generation, not in your code: please report it on transpile's "
+               "issue tracker with the function's source and its C++ (`transpile show`)")
 _ERROR_LINE = r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$"
 _PY_COMMENT = r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$"
 
 
-def _compile_error(stderr: str, source_path: str) -> CompileError:
+def _compile_error(stderr: str, source_path: str) -> GeneratedCodeError:
     error_line = re.compile(_ERROR_LINE, re.M)
     py_comment = re.compile(_PY_COMMENT)
     match = None
@@ -125,7 +127,7 @@ def _compile_error(stderr: str, source_path: str) -> CompileError:
     match = match or error_line.search(stderr)
     excerpt = "\n".join(stderr.strip().splitlines()[:12])
     if not match:
-        return CompileError(f"the C++ compiler failed:\n{excerpt}")
+        return GeneratedCodeError(f"the C++ compiler failed:\n{excerpt}", hint=REPORT_HINT)
     loc = None
     if os.path.basename(match.group("file")) == os.path.basename(source_path):
         with open(source_path) as f:
@@ -135,6 +137,5 @@ def _compile_error(stderr: str, source_path: str) -> CompileError:
             if c:
                 loc = SourceLoc(c.group("file"), int(c.group("line")), 0, source_line=c.group("src"))
                 break
-    return CompileError(f"the generated C++ failed to compile: {match.group('msg')}\n{excerpt}", loc,
-                        "this is a bug in transpile's code generation for this line; please report it "
-                        "with the function's source (see `transpile show`)")
+    return GeneratedCodeError(f"the generated C++ failed to compile: {match.group('msg')}\n{excerpt}", loc,
+                              REPORT_HINT)
