@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 5
+#define TR_ABI_VERSION 6
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -176,6 +176,15 @@ typedef struct tr_host {
      * kind 0 a tuple, 2 a dict (items key, value, key, value, ...), 3 a set,
      * 4 the one item itself.  A new reference, or NULL with an exception set. */
     void *(*make_container)(int32_t kind, int64_t n, tr_value *items);
+    /* print(): str(object) as UTF-8 (repr when `repr`): returns the new str
+     * object that owns *data (the caller releases it with decref), or NULL
+     * with an exception set. */
+    void *(*text_of)(void *object, int32_t repr, const char **data, int64_t *len);
+    /* print(): writes UTF-8 text to sys.stdout (file 1) or sys.stderr (2),
+     * looked up at each call as CPython's print does (a file that is None
+     * writes nothing), then calls its flush() when `flush`.  TR_OK, or
+     * TR_ERR_PYTHON with an exception set. */
+    int (*write_text)(int32_t file, const char *data, int64_t len, int32_t flush);
 } tr_host;
 
 /* The slot of a list argument or result (descriptor kind 9): the Python

@@ -1908,12 +1908,45 @@ static void *host_make_container(int32_t kind, int64_t n, tr_value *items) {
     return out;
 }
 
+/* text_of / write_text: print() in compiled code (transpile_rt/builtins/print.hpp). */
+static void *host_text_of(void *object, int32_t repr, const char **data, int64_t *len) {
+    PyObject *s = repr ? PyObject_Repr((PyObject *)object) : PyObject_Str((PyObject *)object);
+    if (!s) return NULL;
+    Py_ssize_t n = 0;
+    const char *p = PyUnicode_AsUTF8AndSize(s, &n);
+    if (!p) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    *data = p;
+    *len = (int64_t)n;
+    return s;
+}
+
+static int host_write_text(int32_t file, const char *data, int64_t len, int32_t flush) {
+    PyObject *f = PySys_GetObject(file == 2 ? "stderr" : "stdout"); /* borrowed */
+    if (f == NULL || f == Py_None) return TR_OK; /* print() writes nothing then */
+    Py_INCREF(f);
+    PyObject *text = PyUnicode_DecodeUTF8(data, (Py_ssize_t)len, "surrogatepass");
+    PyObject *r = text ? PyObject_CallMethod(f, "write", "O", text) : NULL;
+    Py_XDECREF(text);
+    if (r && flush) {
+        Py_DECREF(r);
+        r = PyObject_CallMethod(f, "flush", NULL);
+    }
+    Py_DECREF(f);
+    if (!r) return TR_ERR_PYTHON;
+    Py_DECREF(r);
+    return TR_OK;
+}
+
 static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref, host_call_region, host_to_float64,
                              host_truthy,
                              /* members after this are named (helpers add theirs independently) */
                              .make_container = host_make_container,
                              .seq_size = host_seq_size, .seq_item = host_seq_item, .unbox = host_unbox,
-                             .box = host_box, .make_seq = host_make_seq, .list_assign = host_list_assign};
+                             .box = host_box, .make_seq = host_make_seq, .list_assign = host_list_assign,
+                             .text_of = host_text_of, .write_text = host_write_text};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */
