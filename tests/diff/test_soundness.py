@@ -121,3 +121,66 @@ def test_cxx_failure_under_fullgraph_raises_every_call_without_recompiling(tmp_p
         with pytest.raises(CompileError, match="injected failure"):
             f(4)
     assert log.read_text().count("run") == 1
+
+
+# --------------------------------------------------------------------------
+# Powers and ufuncs: NumPy's dtypes, CPython's types
+# --------------------------------------------------------------------------
+
+
+@jit
+def mixed_float_powers(x, y, a, b):
+    z = x
+    z **= y
+    w = y
+    w **= x
+    return a[0] ** b[0], b[0] ** a[0], x ** b[0], b[0] ** x, z, w, 2.0 ** y, y ** 2.0, x ** y, y ** x
+
+
+@pytest.mark.parametrize("x", [np.float64(1.5), 1.5, 0.25])
+def test_float64_and_float32_powers(check, x):
+    check_items(check, mixed_float_powers, x, np.float32(2.5), np.array([1.5]), np.array([2.5], np.float32))
+
+
+@jit
+def bool_array_squared(b, z):
+    return b ** 2, z ** 2, b ** 3, b ** np.int64(2)
+
+
+def test_bool_array_squared_is_int8_like_numpy(check):
+    check_items(check, bool_array_squared, np.array([True, False, True]), np.array(True))
+
+
+def sqrt_of_bools(b):
+    return np.sqrt(b)
+
+
+def bool_power_runtime_exponent(b, n):
+    return b ** n
+
+
+def test_float16_results_and_value_dependent_dtypes_are_not_compiled():
+    from transpile import UnsupportedSyntaxError
+
+    with pytest.raises(UnsupportedSyntaxError, match="computes in float16"):
+        jit(sqrt_of_bools)(np.array([True, False]))
+    with pytest.raises(UnsupportedSyntaxError, match="depends on the exponent's value"):
+        jit(bool_power_runtime_exponent)(np.array([True, False]), 2)
+
+
+@jit
+def float_power(x, y):
+    return x ** y
+
+
+@pytest.mark.parametrize("x, y", [(4.0, 0.5), (-4.0, 2.0), (-2.0, -3.0), (-8.0, float("inf")),
+                                  (float("-inf"), 0.5), (-1.0, float("nan")), (0.0, -1.0)])
+def test_python_float_power(check, x, y):
+    check(float_power, x, y)
+
+
+def test_negative_float_to_fractional_power_is_an_error_not_a_float():
+    # CPython returns a complex number; compiled code typed float refuses instead of returning nan.
+    assert type(float_power.py_func(-4.0, 0.5)) is complex
+    with pytest.raises(ValueError, match="would be complex"):
+        float_power(-4.0, 0.5)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..hir.types import BOOL, COMPLEX, FLOAT, INT, Array, Scalar, Type
+from ..hir.types import BOOL, COMPLEX, DTYPES, FLOAT, INT, Array, Scalar, Type
 
 BINARY_UFUNCS = {
     "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "//": np.floor_divide,
@@ -56,6 +56,11 @@ def resolve_ufunc(ufunc, operands: list[Type]) -> tuple[list[str], list[str]]:
     except Exception as exc:  # numpy raises several kinds (UFuncNoLoopError, TypeError)
         spelled = ", ".join(str(t) for t in operands)
         raise PromotionError(f"numpy.{ufunc.__name__} does not support ({spelled}): {exc}") from None
+    unsupported = sorted({d.name for d in dts} - set(DTYPES))
+    if unsupported:  # np.sqrt of bool or int8 computes in float16
+        spelled = ", ".join(str(t) for t in operands)
+        raise PromotionError(f"numpy.{ufunc.__name__} of ({spelled}) computes in {', '.join(unsupported)}, "
+                             "which compiled code does not support")
     return [d.name for d in dts[:ufunc.nin]], [d.name for d in dts[ufunc.nin:]]
 
 
@@ -102,6 +107,15 @@ def binary(op: str, a: Type, b: Type, exponent_value=None) -> OpTypes:
         return python_binary(op, a, b, exponent_value)
     if op == "@":
         raise PromotionError("use np.dot/np.matmul rules for @")  # handled by the numpy library table
+    if op == "**" and isinstance(a, Array) and a.dtype == "bool" and isinstance(b, Scalar) and b.weak \
+            and b.dtype == "int64":
+        # ndarray.__pow__ computes `a ** 2` (a Python int 2) as np.square, which keeps bool in int8;
+        # np.power gives int64.  Values agree (0 or 1): only the dtype is NumPy's choice.
+        if exponent_value is None:
+            raise PromotionError("the dtype of a bool array ** a Python int depends on the exponent's value "
+                                 "(int8 for 2, int64 otherwise), known only at run time")
+        if exponent_value == 2:
+            return OpTypes("int8", _result_shape([a], "int8"))
     ufunc = BINARY_UFUNCS[op]
     # A Python bool next to NumPy values behaves like np.bool_.
     ops = [Scalar("bool") if isinstance(t, Scalar) and t.weak and t.dtype == "bool" else t for t in (a, b)]
