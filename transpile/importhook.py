@@ -121,20 +121,44 @@ def manifest_entries(py_func) -> list[dict]:
 
 # ---- validity --------------------------------------------------------------------
 
-def accepts(built, wanted) -> bool:
-    """Whether code built for type `built` can run on arguments of type `wanted`:
-    equal, or an any-layout array for a C/F one, or a read-only array for a
-    writable one."""
+def distance(built, wanted) -> int | None:
+    """How much wider type `built` is than `wanted` (0: equal), or None when code
+    built for it cannot run on arguments of type `wanted`.  An any-layout array
+    accepts a C or F one and a read-only array a writable one (each 1)."""
     from .hir import types as T
 
     if built == wanted:
-        return True
-    if isinstance(built, T.Array) and isinstance(wanted, T.Array):
-        return (built.dtype == wanted.dtype and built.ndim == wanted.ndim
-                and built.layout in ("A", wanted.layout) and (built.readonly or not wanted.readonly))
-    if isinstance(built, T.Tuple) and isinstance(wanted, T.Tuple):
-        return len(built.items) == len(wanted.items) and all(map(accepts, built.items, wanted.items))
-    return False
+        return 0
+    if type(built) is T.Array and type(wanted) is T.Array:
+        if built.dtype != wanted.dtype or built.ndim != wanted.ndim or built.layout not in ("A", wanted.layout) \
+                or (wanted.readonly and not built.readonly):
+            return None
+        return (built.layout != wanted.layout) + (built.readonly != wanted.readonly)
+    if isinstance(built, T.Tuple) and isinstance(wanted, T.Tuple) and len(built.items) == len(wanted.items):
+        parts = [distance(b, w) for b, w in zip(built.items, wanted.items)]
+        return None if None in parts else sum(parts)
+    return None
+
+
+def accepts(built, wanted) -> bool:
+    return distance(built, wanted) is not None
+
+
+def signature_distance(built: list, also: list, arg_types: tuple) -> int | None:
+    """How specific a build for `built` (and the scalar variants `also`, serialized,
+    that `transpile build` found to translate to the same code) is for a call:
+    None when it cannot serve it, else the smaller the closer."""
+    from .hir import types as T
+
+    best = None
+    for extra, types in enumerate([list(built)] + [[T.deserialize(t) for t in v] for v in also or ()]):
+        if len(types) != len(arg_types):
+            continue
+        parts = [distance(b, w) for b, w in zip(types, arg_types)]
+        if None not in parts:
+            d = sum(parts) + (extra > 0)
+            best = d if best is None else min(best, d)
+    return best
 
 
 def _options_match(entry_options: str, options) -> bool:
@@ -190,11 +214,13 @@ def entry_problem(entry: dict, jf, manifest_dir: str) -> str | None:
     return None
 
 
-def _as_spec(meta: dict, arg_types: tuple) -> dict:
-    """The dispatcher's specialization record, registered for `arg_types`."""
+def _as_spec(meta: dict, arg_types: tuple, explicit: bool = True) -> dict:
+    """The dispatcher's specialization record, registered for `arg_types`;
+    explicit: built on request (ahead of time, signatures=), so find_loaded may
+    widen it for later calls."""
     from .hir import types as T
 
-    spec = dict(meta)
+    spec = dict(meta, explicit=explicit)
     spec["arg_desc"] = [x for t in arg_types for x in T.to_descriptor(t)]
     return spec
 
@@ -213,62 +239,92 @@ def _relocate(entry: dict, py_func, manifest_dir: str) -> dict:
     return dict(entry, dir=os.path.join(manifest_dir, entry["dir"]), regions=regions)
 
 
-def find_inplace(jf, arg_types: tuple) -> dict | None:
+def find_inplace(jf, arg_types: tuple) -> tuple[int, dict] | None:
+    """The closest valid `__transpile__/` entry that accepts these types: (distance, record)."""
     from .hir import types as T
 
     entries = manifest_entries(jf.py_func)
     if not entries:
         return None
     mdir = os.path.dirname(manifest_path(_source_file(jf.py_func)))
-    for exact in (True, False):  # an exact match before a wider one
-        for entry in entries:
-            try:
-                built = T.from_descriptor(tuple(entry["arg_desc"]))
-            except (KeyError, ValueError, TypeError):
-                continue
-            if len(built) != len(arg_types):
-                continue
-            ok = built == list(arg_types) if exact else all(map(accepts, built, arg_types))
-            if ok and entry_problem(entry, jf, mdir) is None:
-                return _as_spec(_relocate(entry, jf.py_func, mdir), arg_types)
+    ranked = []
+    for n, entry in enumerate(entries):
+        try:
+            d = signature_distance(T.from_descriptor(tuple(entry["arg_desc"])), entry.get("also_accepts"), arg_types)
+        except (KeyError, ValueError, TypeError, IndexError):
+            continue
+        if d is not None:
+            ranked.append((d, n, entry))
+    for d, _, entry in sorted(ranked, key=lambda r: r[:2]):
+        if entry_problem(entry, jf, mdir) is None:
+            return d, _as_spec(_relocate(entry, jf.py_func, mdir), arg_types)
     return None
 
 
-def _wider(arg_types: tuple) -> tuple:
+def _variants(arg_types: tuple) -> list[tuple]:
+    """The argument types a cache entry that serves these could have been built
+    for: arrays as they are or of any layout, Python and NumPy scalars swapped."""
+    import itertools
+
     from .hir import types as T
 
-    def widen(t):
-        if isinstance(t, T.Array):
+    def any_layout(t):
+        if type(t) is T.Array:
             return t.with_layout("A")
         if isinstance(t, T.Tuple):
-            return T.Tuple(tuple(widen(i) for i in t.items))
+            return T.Tuple(tuple(any_layout(i) for i in t.items))
         return t
 
-    return tuple(widen(t) for t in arg_types)
+    def choices(t):
+        if type(t) is T.Scalar and t.dtype in ("bool", "int64", "float64", "complex128"):
+            return [t, T.Scalar(t.dtype, not t.weak)]
+        return list(dict.fromkeys([t, any_layout(t)]))
+
+    options = [choices(t) for t in arg_types]
+    if sum(len(o) > 1 for o in options) > 4:  # many arguments: as they are, and of any layout
+        return list(dict.fromkeys([arg_types, tuple(any_layout(t) for t in arg_types)]))
+    return list(dict.fromkeys(itertools.product(*options)))
 
 
-def find_in_cache(jf, arg_types: tuple) -> dict | None:
-    """An entry `transpile build` put in the cache for these types, a wider
-    layout, or another jit_level."""
+def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
+    """The closest entry of the cache that serves these types: the exact one, or
+    one `transpile build` put there for a wider layout, for the other kind of
+    scalar where that translates to the same code, or at the other jit_level."""
     import copy
     from dataclasses import replace
 
     from .build import cache
     from .dispatcher import _deps_valid as deps_valid
+    from .hir import types as T
 
-    candidates = [arg_types]
-    if _wider(arg_types) != arg_types:
-        candidates.append(_wider(arg_types))
+    best = None
     for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
         probe = copy.copy(jf)
         probe.options = replace(jf.options, jit_level=level)
-        for types in candidates:
-            if types == arg_types and level == jf.options.jit_level:
-                continue  # the dispatcher's own lookup
+        for types in _variants(arg_types):
+            exact = types == arg_types and level == jf.options.jit_level
             meta = cache.load(probe._key(types))
-            if meta is not None and meta.get("aot") and deps_valid(meta):
-                return _as_spec(meta, arg_types)
-    return None
+            if meta is None or not (exact or meta.get("aot")):
+                continue
+            d = 0 if exact else signature_distance(types, meta.get("also_accepts"), arg_types)
+            if d is not None and (best is None or d < best[0]) and deps_valid(meta):
+                best = (d + (level != jf.options.jit_level), _as_spec(meta, arg_types, bool(meta.get("aot"))))
+    return best
+
+
+def find_loaded(jf, arg_types: tuple) -> tuple[int, dict] | None:
+    """The closest specialization this function already holds that was asked for
+    (signatures=, f.compile, a prebuilt artifact) and accepts these types.  Those
+    compiled on demand for other calls are not widened: a call with a C array
+    gets its own, faster, specialization when a compiler is there."""
+    best = None
+    for spec in list(jf._specializations):
+        if not spec.get("explicit"):
+            continue
+        d = signature_distance(spec["types"], spec.get("also_accepts"), arg_types)
+        if d is not None and (best is None or d < best[0]):
+            best = (d, _as_spec(spec, arg_types))
+    return best
 
 
 _WARNED: set = set()
@@ -276,18 +332,24 @@ _PYTHON_ONLY: set = set()  # (function, argument types) that run as plain Python
 
 
 def lookup(jf, arg_types: tuple) -> dict | None:
-    """Called by the dispatcher before its cache: a prebuilt specialization, or
-    None to go on as usual.  Under the import hook, with no compiler and
-    nothing prebuilt, raises RunInPython (after one warning per function)."""
-    try:
-        meta = find_inplace(jf, arg_types)
-        if meta is None and jf.options.cache:
-            from .options import cache_enabled
-
-            if cache_enabled():
-                meta = find_in_cache(jf, arg_types)
-    except Exception:  # noqa: BLE001 - a broken artifact must never break a call
-        meta = None
+    """Called by the dispatcher before its cache: the most specific specialization
+    that serves these types among those the function holds, `__transpile__/`
+    and the cache, or None to go on as usual.  Under the import hook, with no
+    compiler and nothing prebuilt, raises RunInPython (after one warning per
+    function)."""
+    found = []
+    for finder in (find_loaded, find_inplace, find_in_cache):
+        if finder is find_in_cache and not (jf.options.cache and _cache_enabled()):
+            continue
+        try:
+            hit = finder(jf, arg_types)
+        except Exception:  # noqa: BLE001 - a broken artifact must never break a call
+            hit = None
+        if hit is not None:
+            found.append(hit)
+            if hit[0] == 0:
+                break
+    meta = min(found, key=lambda h: h[0])[1] if found else None
     if meta is not None or not _INSTALLED:
         return meta
     if (jf.py_func, arg_types) in _PYTHON_ONLY:
@@ -303,6 +365,12 @@ def lookup(jf, arg_types: tuple) -> dict | None:
         warnings.warn_explicit(f"{_no_compiler(fn, arg_types)}: it runs as plain Python",
                                NoCompilerWarning, fn.__code__.co_filename, fn.__code__.co_firstlineno)
     raise RunInPython(_no_compiler(fn, arg_types))
+
+
+def _cache_enabled() -> bool:
+    from .options import cache_enabled
+
+    return cache_enabled()
 
 
 def _no_compiler(fn, arg_types) -> str:

@@ -19,19 +19,22 @@ EXE = Path(sys.executable).parent / "transpile"
 
 
 def no_compiler_env(tmp: Path, **extra) -> dict:
-    """PATH holds only python: no g++, c++ or clang++; CXX unset."""
+    """PATH holds only python: no g++, c++ or clang++; CXX unset.  `python` is a
+    script that runs this interpreter as it was started (a virtual
+    environment's python, not the base interpreter it links to)."""
     bindir = tmp / "nocc-bin"
     bindir.mkdir(exist_ok=True)
-    link = bindir / "python"
-    if not link.exists():
-        link.symlink_to(os.path.realpath(sys.executable))
+    wrapper = bindir / "python"
+    if not wrapper.exists():
+        wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        wrapper.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k != "CXX"}
     env.update(PATH=str(bindir), TRANSPILE_CACHE_DIR=str(tmp / "empty-cache"), PYTHONDONTWRITEBYTECODE="1", **extra)
     return env
 
 
 def run_py(args, cwd, env, check=True):
-    out = subprocess.run([os.path.realpath(sys.executable), *args], cwd=cwd, env=env, capture_output=True,
+    out = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
                          text=True, timeout=300)
     if check:
         assert out.returncode == 0, out.stdout + out.stderr
@@ -216,3 +219,60 @@ def test_script_built_in_place_runs_as_main(tmp_path):
     out = run_py(["-W", "error", "-m", "transpile", "run", "main_script.py", "5", "--flag"], work,
                  no_compiler_env(tmp_path))
     assert json.loads(out.stdout) == {"r": 20.0, "e": 20.0, "compiles": 0, "argv": ["5", "--flag"]}
+
+
+KERN = """\
+from transpile import jit
+
+
+# transpile: export wsum(float64[:], float64)
+@jit
+def wsum(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * w
+    return s
+
+
+# transpile: export half(float64)
+@jit
+def half(w):
+    return w / 2
+"""
+
+KERN_USE = """\
+import json, numpy as np, kern, transpile.dispatcher as d
+x = np.arange(10.0)
+calls = [(x, 0.5), (x, np.float64(0.5)), (np.asfortranarray(x), 0.5), (x[::3], np.float64(2.0)),
+         (x[::-1], 0.25)]
+same = [repr(kern.wsum(a, w)) == repr(kern.wsum.py_func(a, w)) for a, w in calls]
+h = kern.half(np.float64(3.0))
+compiles = d.COMPILE_COUNT
+try:
+    kern.half(3.0)
+    py_float = "compiled"
+except Exception as exc:
+    py_float = type(exc).__name__
+print(json.dumps({"same": same, "half": repr(h), "half(3.0)": py_float, "compiles": compiles,
+                  "served": len(kern.wsum.signatures)}))
+"""
+
+
+def test_prebuilt_serves_every_call_it_accepts(tmp_path):
+    """One artifact built for (float64[:], float64) serves C-contiguous, Fortran,
+    strided and reversed arrays with Python floats and NumPy float64 weights,
+    without a compiler: its code for a Python float weight is the same C++, so
+    the results have CPython's types.  half(float64) returns w / 2, an
+    np.float64; for a Python float CPython gives a float, so that artifact does
+    not serve it (with no compiler there is nothing to run it compiled)."""
+    work = tmp_path / "kern"
+    work.mkdir()
+    (work / "kern.py").write_text(KERN)
+    (work / "use.py").write_text(KERN_USE)
+    out = subprocess.run([str(EXE), "build", "kern.py", "--inplace"], cwd=work, capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert out.returncode == 0 and "2 built" in out.stdout, out.stdout + out.stderr
+    out = run_py(["-W", "error", "use.py"], work, no_compiler_env(tmp_path))
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data == {"same": [True] * 5, "half": "np.float64(1.5)", "half(3.0)": "CompileError", "compiles": 0,
+                    "served": 4}, out.stderr

@@ -36,6 +36,48 @@ def _compile(src: Path, lib: Path, options, portable: bool) -> None:
     toolchain.compile_shared(str(src), str(lib), options, portable=portable)
 
 
+# Python scalars and the NumPy scalars of the same dtype: a build for one may serve the other.
+_WEAK_DTYPES = ("bool", "int64", "float64", "complex128")
+_MAX_SCALAR_VARIANTS = 3  # 2**3 - 1 extra translations at most
+
+
+def _behaviour(tr) -> tuple:
+    """What decides a build's behaviour: its C++ without comments (which spell the
+    argument types), its result type, and its JIT Fallback regions."""
+    from ..hir import types as T
+
+    code = "\n".join(line for line in tr.cpp.splitlines() if not line.lstrip().startswith("//"))
+    return code, T.serialize(tr.return_type), json.dumps(tr.regions, sort_keys=True, default=str)
+
+
+def scalar_variants(task, options, sym: str, tr) -> list[list]:
+    """Argument types (serialized) that differ from the built ones only in Python
+    against NumPy scalars and translate to the same code: the library serves them
+    with the values, types and exceptions CPython gives, because each translation
+    does.  Where the code differs (np.float64(1) / 0 is inf, 1.0 / 0 raises;
+    w * 2 is a float or an np.float64) the variant is not listed."""
+    from ..diagnostics import TranspileError
+    from ..hir import types as T
+
+    flips = [i for i, t in enumerate(task.types) if type(t) is T.Scalar and t.dtype in _WEAK_DTYPES]
+    if not flips or len(flips) > _MAX_SCALAR_VARIANTS:
+        return []
+    base = _behaviour(tr)
+    out = []
+    for mask in range(1, 1 << len(flips)):
+        types = list(task.types)
+        for bit, i in enumerate(flips):
+            if mask >> bit & 1:
+                types[i] = T.Scalar(types[i].dtype, not types[i].weak)
+        try:
+            other = _translate(task.impl, tuple(types), options, sym)
+        except (TranspileError, NotImplementedError, ValueError, TypeError):
+            continue  # that variant does not compile: the call falls to the usual path
+        if _behaviour(other) == base:
+            out.append([T.serialize(t) for t in types])
+    return out
+
+
 def _count_compile() -> None:
     from .. import dispatcher
 
@@ -58,6 +100,7 @@ def build_cached(task, options, force: bool) -> str:
     fn = task.impl.py_func
     sym = f"tr_entry_{symbol(fn.__qualname__)}_{key[:12]}"
     tr = _translate(task.impl, task.types, options, sym)
+    also = scalar_variants(task, options, sym, tr)
     with cache.locked(key):
         staging = cache.staging_dir(key)
         try:
@@ -66,9 +109,10 @@ def build_cached(task, options, force: bool) -> str:
             _compile(staging / cache.SOURCE, staging / cache.LIBRARY, options, portable=False)
             cache.commit(key, staging, {
                 "function": f"{fn.__module__}.{fn.__qualname__}", "source_file": inspect.getsourcefile(fn),
-                "symbol": sym, "arg_types": [str(t) for t in task.types], "return_type": str(tr.entry.return_type),
-                "arg_desc": [x for t in task.types for x in T.to_descriptor(t)],
-                "result_desc": list(T.to_descriptor(tr.entry.return_type)), "options": options.key(),
+                "qualname": fn.__qualname__, "symbol": sym, "arg_types": [str(t) for t in task.types],
+                "return_type": str(tr.return_type), "arg_desc": [x for t in task.types for x in T.to_descriptor(t)],
+                "arg_types_ser": [T.serialize(t) for t in task.types], "also_accepts": also,
+                "result_desc": list(T.to_descriptor(tr.return_type)), "options": options.key(),
                 "deps": _dependencies(tr.program, fn), "aot": True, **_fallback_meta(tr),
             })
         except BaseException:
@@ -120,6 +164,7 @@ def build_inplace(task, options, force: bool, old: dict) -> tuple[str, dict]:
         return "up to date", prev
     sym = f"tr_entry_{symbol(fn.__qualname__)}_{key[:12]}"
     tr = _translate(task.impl, task.types, options, sym)
+    also = scalar_variants(task, options, sym, tr)
     mdir.mkdir(exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=mdir))
     try:
@@ -140,7 +185,8 @@ def build_inplace(task, options, force: bool, old: dict) -> tuple[str, dict]:
         "dir": name, "symbol": sym, "platform": importhook.platform_tag(), "abi": _runtime.ABI_VERSION,
         "source": importhook.text_hash(fn), "options": options.key(), "jit_level": options.jit_level,
         "arg_types": [t.spell() for t in task.types], "arg_desc": arg_desc,
-        "return_type": tr.entry.return_type.spell(), "result_desc": list(T.to_descriptor(tr.entry.return_type)),
+        "return_type": tr.return_type.spell(), "result_desc": list(T.to_descriptor(tr.return_type)),
+        "also_accepts": also,
         "deps": _inplace_deps(tr.program, fn), "library_size": lib.stat().st_size,
         **_fallback_meta(tr, relative_to=src_file.parent),
         "library_sha256": importhook.file_digest(str(lib)), "created": time.time(),
