@@ -28,6 +28,7 @@ def _load() -> None:
         from . import numpy_more  # noqa: F401
         from . import lists  # noqa: F401  (wraps len/sum/min/max/sorted/list/tuple/np.array... for lists)
         from . import dicts  # noqa: F401  (strs, dicts, sets, itertools; wraps len)
+        from . import print_lib  # noqa: F401
 
 
 def lookup_callable(obj) -> Entry | None:

@@ -82,3 +82,5 @@ class Entry:
     infer: Callable  # CallSite -> (Type, info)
     lower: Callable  # LowerSite -> CExpr
     headers: tuple = field(default=())
+    takes_none: bool = False  # None-or-a-value arguments are passed as they are (not unwrapped)
+    needs_python: bool = False  # calls into the interpreter (print): never on a prange thread

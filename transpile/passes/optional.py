@@ -201,6 +201,11 @@ def call_args(typer, node, target, name, args, kwargs, arg_nodes, kw_nodes):
     the number builtins only)."""
     if not any(isinstance(t, T.Optional) for t in list(args) + list(kwargs.values())):
         return args, kwargs
+    from ..library import lookup_callable
+
+    entry = lookup_callable(target)
+    if entry is not None and entry.takes_none:  # print(x) prints None itself
+        return args, kwargs
     out_args = list(args)
     out_kwargs = dict(kwargs)
     slots = [(i, n, t) for i, (n, t) in enumerate(zip(arg_nodes, args))] + \

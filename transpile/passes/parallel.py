@@ -306,6 +306,9 @@ def _sequential_reason(typer, loop, nested: bool) -> str | None:
                     "in order")
     for n in walk_body(loop.body):
         call = tf.calls.get(n) if isinstance(n, h.Call) else None
+        if call and call[0] == "lib" and call[1].needs_python:
+            return (f"line {n.loc.line} calls {call[1].name}(), which needs the interpreter lock: the prange loop "
+                    "runs in order")
         if call and call[0] == "jit":
             callee = typer.program.functions.get(call[1])
             if callee is not None and _has_fallbacks(typer.program, callee, set()):
@@ -321,6 +324,8 @@ def _has_fallbacks(program, tf, seen: set) -> bool:
     if tf.fallbacks:
         return True
     for kind, target, _ in tf.calls.values():
+        if kind == "lib" and target.needs_python:
+            return True
         if kind == "jit":
             callee = program.functions.get(target)
             if callee is not None and _has_fallbacks(program, callee, seen):
