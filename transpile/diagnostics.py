@@ -30,6 +30,10 @@ class SourceLoc:
 class TranspileError(Exception):
     """Base class of transpile's errors about user code."""
 
+    # The bridge raises these from a call with no traceback of transpile's own
+    # frames (runtime.c trim_user_error; TRANSPILE_DEBUG=1 keeps them).
+    _transpile_user_error = True
+
     def __init__(self, message: str, loc: SourceLoc | None = None, hint: str | None = None):
         self.message = message
         self.loc = loc
@@ -52,6 +56,13 @@ class CompileError(TranspileError):
 class GeneratedCodeError(CompileError):
     """The C++ compiler rejected (or never finished) code transpile generated:
     a bug in transpile, remembered per specialization by the dispatcher."""
+
+
+class UnsupportedArgumentError(TypeError):
+    """An argument of a type that fullgraph=True cannot compile (a TypeError,
+    reported at the user's call like TranspileError)."""
+
+    _transpile_user_error = True
 
 
 class AnnotationError(TranspileError, ValueError):

@@ -18,7 +18,8 @@ import warnings
 from . import _runtime
 from .build import cache
 from .build.loader import entry_address, init_regions
-from .diagnostics import FunctionNotCompilable, GeneratedCodeError, TranspileFallbackWarning
+from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, TranspileFallbackWarning,
+                          UnsupportedArgumentError)
 from .frontend.source import source_hash
 from .hir import types as T
 from .options import Options, cache_enabled
@@ -129,7 +130,7 @@ class JitFunction:
             except TypeError as exc:
                 message = f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}"
                 if self.options.fullgraph:
-                    raise TypeError(message) from None
+                    raise UnsupportedArgumentError(message) from None
                 return self._run_in_python(args, message)
             described = T.from_descriptor(desc)
             if self.options.backend != "cuda" and isinstance(described[0], T.DeviceArray):
@@ -137,7 +138,7 @@ class JitFunction:
                            f"(__cuda_array_interface__), which backend='{self.options.backend}' cannot use: "
                            "decorate with @jit(backend='cuda') or pass a NumPy array")
                 if self.options.fullgraph:
-                    raise TypeError(message)
+                    raise UnsupportedArgumentError(message) from None
                 return self._run_in_python(args, message)
             types.extend(described)
         types = tuple(types)

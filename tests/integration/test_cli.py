@@ -207,3 +207,53 @@ def test_usage_errors(tmp_path, capsys):
     assert cli.main(["run", str(tmp_path / "nope.py")]) == 2
     with pytest.raises(SystemExit):
         cli.main(["build", "--jit-level", "O7", "x"])
+
+
+USER_ERRORS = '''\
+import sys
+import numpy as np
+from transpile import jit
+
+
+@jit(fullgraph=True)
+def mixed(x):
+    z = np.zeros(3)
+    z = 1.0
+    return z
+
+
+@jit(fullgraph=True)
+def needs_array(x):
+    return x
+
+
+if sys.argv[1] == "typing":
+    mixed(np.ones(3))
+else:
+    needs_array({"a": 1})
+'''
+
+
+@pytest.mark.parametrize("case", ["typing", "argument"])
+def test_user_errors_end_at_the_users_call(tmp_path, case):
+    """The traceback of an error about the user's code (a fullgraph typing
+    error, an argument fullgraph cannot compile) shows the user's call and the
+    message, and no frame inside transpile; TRANSPILE_DEBUG=1 shows them all."""
+    script = tmp_path / "user_errors.py"
+    script.write_text(USER_ERRORS)
+    call = "mixed(np.ones(3))" if case == "typing" else 'needs_array({"a": 1})'
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("TRANSPILE_DEBUG", None)
+    out = subprocess.run([sys.executable, str(script), case], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 1
+    frames = re.findall(r'^  File "([^"]+)", line (\d+)', out.stderr, re.M)
+    assert frames == [(str(script), str(line_of(script, call)))], out.stderr
+    assert f"    {call}\n" in out.stderr
+    if case == "typing":
+        assert f"{script}:{line_of(script, 'z = 1.0')}:" in out.stderr and "error:" in out.stderr
+    else:
+        assert "UnsupportedArgumentError: needs_array(): argument 'x'" in out.stderr  # a TypeError
+    assert "During handling" not in out.stderr
+    out = subprocess.run([sys.executable, str(script), case], capture_output=True, text=True, timeout=300,
+                         env=dict(env, TRANSPILE_DEBUG="1"))
+    assert out.returncode == 1 and f"{os.sep}transpile{os.sep}dispatcher.py" in out.stderr

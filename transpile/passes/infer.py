@@ -187,6 +187,7 @@ class FunctionTyper:
         # a lifted lambda cannot fall back (its statement is part of a line): errors go to its caller
         self.fullgraph = program.options.fullgraph or tf.pyfunc in program.synthetic
         self.fullgraph_errors: dict = {}
+        self.held: set = set()  # containers shared with fallback code: Python objects (passes/fallback.py)
         self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
         self.find_local_defs(self.fn.body)
         self.local_lambdas = lambdas.find_local_lambdas(self)  # f = lambda ...
@@ -396,6 +397,10 @@ class FunctionTyper:
             if isinstance(s, h.Unsupported):
                 self.fall_back(s, s.errors)
                 continue
+            held = fallback.held_name(self, s)
+            if held is not None:
+                self.fall_back(s, [UnsupportedSyntaxError(fallback.held_reason(held), s.loc)])
+                continue
             method = STMT_RULES.get(type(s))
             try:
                 method(self, s)
@@ -416,6 +421,7 @@ class FunctionTyper:
                 self.fullgraph_errors[(loc.line, loc.col)] = UnsupportedSyntaxError(
                     f"{err.message} (fullgraph=True forbids falling back to Python)", loc, err.hint)
         names = fallback.analyse(self.fn, s)
+        fallback.share_containers(self, s, names.loads | names.stores)
         lists.check_fallback(self, s, names.loads | names.stores, first.message.splitlines()[0])
         lambdas.check_fallback(self, s, names.loads)
         for kind, node in names.escapes:

@@ -1306,6 +1306,25 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
     return NULL;
 }
 
+/* An error about the user's code (an exception whose class or instance has
+ * `_transpile_user_error`: TranspileError and the argument errors of
+ * fullgraph=True) leaves the slow path with no traceback of its own, so the
+ * traceback ends at the user's call and the file:line:col message follows it;
+ * transpile's frames are noise there.  TRANSPILE_DEBUG=1 keeps them. */
+static void trim_user_error(void) {
+    const char *debug = getenv("TRANSPILE_DEBUG");
+    if (debug && *debug && strcmp(debug, "0") != 0) return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (value && PyObject_HasAttrString(value, "_transpile_user_error")) {
+        Py_CLEAR(tb);
+        PyException_SetTraceback(value, Py_None);
+        ((PyBaseExceptionObject *)value)->suppress_context = 1;
+    }
+    PyErr_Restore(type, value, tb);
+}
+
 static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargs, PyObject *kwnames) {
     PyObject *tuple = PyTuple_New((Py_ssize_t)nargs);
     if (!tuple) return NULL;
@@ -1332,6 +1351,7 @@ static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargs
     PyObject *r = PyObject_CallMethod(self->impl, "_slow_call", "OO", tuple, kwargs);
     Py_DECREF(tuple);
     Py_DECREF(kwargs);
+    if (!r) trim_user_error();
     return r;
 }
 
