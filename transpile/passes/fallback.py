@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import dataclasses
 import textwrap
 from dataclasses import dataclass, field
 
@@ -225,3 +226,84 @@ def _dtype(text: str, where: SourceLoc, resolve) -> str:
     if name not in T.DTYPES:
         raise AnnotationError(f"@jit.typing: dtype {name} is not supported", where, EXAMPLE)
     return name
+
+
+# ---- containers shared with Python code ---------------------------------------
+#
+# A list, dict or set that a fallback statement can reach is one object for
+# compiled code and Python: the variable holds the Python object (type Any)
+# and every statement that names it runs as Python too, so a mutation made
+# on either side is made on that one object (aliases included: `a = d` runs
+# as Python and binds the same object).  A container first made by a
+# fallback statement (`d = {}` filled only by `d.setdefault(k, []).append(i)`)
+# needs no element type at all this way.  Parameters keep the rule of
+# passes/lists.py (the whole function runs in CPython): their compiled type
+# is fixed by the caller's arguments.
+
+def holds_container(t) -> bool:
+    """Whether a value of type t contains a compiled list, dict or set."""
+    if isinstance(t, (T.Dict, T.Set)) or (isinstance(t, T.List) and not (t.frozen and t.elem is not None
+                                                                          and not holds_container(t.elem))):
+        return True
+    if isinstance(t, T.Tuple):
+        return any(holds_container(i) for i in t.items)
+    if isinstance(t, T.Optional):
+        return holds_container(t.inner)
+    return False
+
+
+def share_containers(typer, stmt, names) -> None:
+    """Called for each fallback statement with the names it reads or writes:
+    the local containers among them become Python objects (typing restarts
+    with them held)."""
+    if typer.fullgraph:
+        return
+    held = typer.held
+    new = {n for n in names & typer.locals
+           if n not in held and n not in typer.tf.params and holds_container(typer.tf.var_types.get(n))}
+    if not new:
+        return
+    held |= new
+    _restart(typer)
+
+
+def _restart(typer) -> None:
+    """Forgets what was inferred from the held variables' compiled types."""
+    tf = typer.tf
+    tf.var_types = {p: t for p, t in zip(tf.params, tf.arg_types)}
+    tf.return_type = None
+    for name in typer.held:
+        tf.var_types[name] = T.ANY
+    typer.changed = True
+
+
+def held_name(typer, stmt) -> str | None:
+    """A held container the statement's own code names (an if/while test, a
+    for loop's header: not their bodies), or None."""
+    held = typer.held
+    if not held:
+        return None
+    parts = [stmt.test] if isinstance(stmt, (h.If, h.While)) else [stmt.iter, stmt.target] \
+        if isinstance(stmt, h.For) else [stmt]
+    for part in parts:
+        for name in _names(part):
+            if name in held:
+                return name
+    return None
+
+
+def _names(node):
+    if isinstance(node, h.Name):
+        yield node.id
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _names(item)
+    elif isinstance(node, h.Node):
+        for f in dataclasses.fields(node):
+            if f.name not in ("loc", "body", "orelse") or not isinstance(node, h.Stmt):
+                yield from _names(getattr(node, f.name))
+
+
+def held_reason(name: str) -> str:
+    return (f"'{name}' is a container that statements running as Python also use, so it is a Python object "
+            "and every statement that uses it runs as Python")
