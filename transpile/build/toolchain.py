@@ -47,7 +47,8 @@ def find_compiler(required: bool = True) -> Compiler | None:
 # Every level computes floating point as CPython does, operation by operation:
 # GCC contracts a * b + c into one fused multiply-add by default (one rounding
 # instead of two), which -march=native makes available. -ffast-math and its
-# relatives (reassociation, reciprocals) are never on.
+# relatives (reassociation, reciprocals) are on only when the function asks
+# for them with fastmath= (options.fastmath_flags).
 STRICT_FP = ("-ffp-contract=off",)
 
 
@@ -56,7 +57,10 @@ def flags(options) -> list[str]:
         from . import backends
 
         return backends.flags(options, str(runtime_dir()))
-    common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", *STRICT_FP, "-fvisibility=hidden",
+    from ..options import fastmath_flags
+
+    common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", *fastmath_flags(options),
+              "-fvisibility=hidden",
               "-w", "-I", str(runtime_dir())]
     if options.jit_level == "O1":
         return common + ["-O3", "-march=native"]
