@@ -52,9 +52,18 @@ class JitFunction:
         if construct is not None:  # the constructor's arguments are __init__'s after self
             self._signature = self._signature.replace(parameters=list(self._signature.parameters.values())[1:])
         params = list(self._signature.parameters.values())
-        defaults = tuple(p.default for p in params if p.default is not inspect.Parameter.empty)
+        self._variadic = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+        self._keyword_only = any(p.kind == p.KEYWORD_ONLY for p in params)
+        fixed = [p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        defaults = []  # the C dispatcher fills the trailing parameters (keyword-only ones last) from these
+        for p in reversed(fixed):
+            if p.default is inspect.Parameter.empty:
+                break
+            defaults.insert(0, p.default)
+        positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
         self.dispatcher = _runtime.Dispatcher(self)
-        self.dispatcher.set_params(len(params), defaults or None, inspect.getsourcefile(py_func) or "<unknown>")
+        self.dispatcher.set_params(len(fixed), tuple(defaults) or None, inspect.getsourcefile(py_func) or "<unknown>",
+                                   positional)
 
     # ---- public ---------------------------------------------------------------
 
@@ -107,22 +116,20 @@ class JitFunction:
     # ---- slow path (called by the C dispatcher) ------------------------------------
 
     def _slow_call(self, args: tuple, kwargs):
-        if kwargs:
+        call = (args, kwargs or {})  # as the caller wrote it: what a whole-function fallback runs
+        params = list(self._signature.parameters)
+        if kwargs or len(args) != len(params) or self._keyword_only or self._variadic:
             try:
-                bound = self._signature.bind(*args, **kwargs)
+                bound = self._signature.bind(*args, **(kwargs or {}))
             except TypeError as exc:
                 raise TypeError(f"{self.py_func.__name__}(): {exc}") from None
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
-        params = list(self._signature.parameters)
-        if len(args) != len(params):
-            try:
-                self._signature.bind(*args)
-            except TypeError as exc:
-                raise TypeError(f"{self.py_func.__name__}(): {exc}") from None
+        if self._variadic:
+            return self._run_in_python(call, self._variadic_reason())
         if inspect.isgeneratorfunction(self.py_func) or inspect.iscoroutinefunction(self.py_func) \
                 or inspect.isasyncgenfunction(self.py_func):
-            return self._run_in_python(args, "generators and coroutines run in CPython")
+            return self._run_in_python(call, "generators and coroutines run in CPython")
         types = []
         for name, value in zip(params, args):
             try:
@@ -131,7 +138,7 @@ class JitFunction:
                 message = f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}"
                 if self.options.fullgraph:
                     raise UnsupportedArgumentError(message) from None
-                return self._run_in_python(args, message)
+                return self._run_in_python(call, message)
             described = T.from_descriptor(desc)
             if self.options.backend != "cuda" and isinstance(described[0], T.DeviceArray):
                 message = (f"{self.py_func.__name__}(): argument '{name}' is a CUDA device array "
@@ -139,44 +146,60 @@ class JitFunction:
                            "decorate with @jit(backend='cuda') or pass a NumPy array")
                 if self.options.fullgraph:
                     raise UnsupportedArgumentError(message) from None
-                return self._run_in_python(args, message)
+                return self._run_in_python(call, message)
             types.extend(described)
         types = tuple(types)
         failure = self._build_failures.get(types)
         if failure is not None and self.options.fullgraph:
             raise failure.with_traceback(None)
         if types in self._python_mode:
-            return self.py_func(*args)
+            return self.py_func(*call[0], **call[1])
         try:
             before = COMPILE_COUNT
             spec = self._ensure(types)
         except RunInPython:  # import hook, no C++ compiler, nothing prebuilt: plain Python (warned once)
-            return self.py_func(*args)
+            return self.py_func(*call[0], **call[1])
         except FunctionNotCompilable as exc:
             if self.options.fullgraph:
                 raise
             self._python_mode[types] = str(exc)
-            return self._run_in_python(args, str(exc))
+            return self._run_in_python(call, str(exc))
         except GeneratedCodeError as exc:
             self._build_failures[types] = exc
             if self.options.fullgraph:
                 raise
             reason = f"the C++ transpile generated for ({', '.join(map(str, types))}) failed to compile\n{exc}"
             self._python_mode[types] = reason
-            return self._run_in_python(args, reason)
+            return self._run_in_python(call, reason)
         if COMPILE_COUNT != before and spec.get("fallbacks"):
             from .fallback_rt import report_text
 
             warnings.warn(TranspileFallbackWarning(report_text(self.py_func, spec["fallbacks"])), stacklevel=2)
         return self.dispatcher.call_compiled(tuple(args))
 
-    def _run_in_python(self, args, reason: str):
-        """Whole-function fallback: the function runs in CPython (warned once per reason)."""
+    def _run_in_python(self, call: tuple, reason: str):
+        """Whole-function fallback: the function runs in CPython on the call's
+        own (args, kwargs) (warned once per reason)."""
         if reason not in self._warned:
             self._warned.add(reason)
             warnings.warn(TranspileFallbackWarning(
                 f"{self.py_func.__qualname__} runs in CPython (whole-function JIT Fallback): {reason}"), stacklevel=3)
-        return self.py_func(*args)
+        return self.py_func(*call[0], **call[1])
+
+    def _variadic_reason(self) -> str:
+        """Why a function with *args/**kwargs runs in CPython: the frontend's
+        error at the parameter (raised under fullgraph)."""
+        if "*" not in self._python_mode:
+            from .frontend import function_hir
+
+            try:
+                function_hir(self.py_func)
+                self._python_mode["*"] = FunctionNotCompilable("*args/**kwargs parameters are not compiled")
+            except FunctionNotCompilable as exc:
+                self._python_mode["*"] = exc
+        if self.options.fullgraph:
+            raise self._python_mode["*"].with_traceback(None)
+        return str(self._python_mode["*"])
 
     def _find(self, signature):
         if not self._specializations:

@@ -74,11 +74,15 @@ def test_negated_negatives_and_abs_of_literals(check, a, b):
 
 
 def _failing_compiler(tmp_path):
-    """A C++ compiler that rejects everything and counts its runs: the
-    stand-in for a code-generation bug that makes g++ fail."""
+    """g++, except that it rejects every generated module and counts those
+    runs: the stand-in for a code-generation bug that makes g++ fail."""
+    import shutil
+
     log = tmp_path / "runs"
     script = tmp_path / "failing-cxx"
-    script.write_text(f'#!/bin/sh\necho run >> "{log}"\necho "module.cpp:3:1: error: injected failure" >&2\nexit 1\n')
+    script.write_text(f'#!/bin/sh\ncase "$*" in *module.cpp*) echo run >> "{log}"; '
+                      f'echo "module.cpp:3:1: error: injected failure" >&2; exit 1;; esac\n'
+                      f'exec {shutil.which("g++")} "$@"\n')
     script.chmod(0o755)
     return str(script), log
 
@@ -184,3 +188,92 @@ def test_negative_float_to_fractional_power_is_an_error_not_a_float():
     assert type(float_power.py_func(-4.0, 0.5)) is complex
     with pytest.raises(ValueError, match="would be complex"):
         float_power(-4.0, 0.5)
+
+
+# --------------------------------------------------------------------------
+# Keyword-only, positional-only and default parameters; *args / **kwargs
+# --------------------------------------------------------------------------
+
+
+@jit
+def kwonly(x, *, k=1, m):
+    return x * 10 + k * m
+
+
+@jit
+def posonly(x, /, y=2.5):
+    return x - y
+
+
+@jit
+def many_defaults(x, t=(1, 2.5), f=np.float32(0.5), b=True, *, n=-3):
+    return x + t[0] + t[1], f * 2, b and x > 0, n
+
+
+@jit
+def calls_keyword_only(a):
+    return kwonly(a, m=2) + kwonly(a, k=3, m=a) + posonly(a) + posonly(a, 1.5)
+
+
+def call_both(fn, *args, **kwargs):
+    """Compiled and CPython results (or exception types) of one call with keywords."""
+    outcomes = []
+    for f in (fn, fn.py_func):
+        try:
+            outcomes.append(("value", f(*args, **kwargs)))
+        except Exception as exc:  # noqa: BLE001 - the exception is the behaviour compared
+            outcomes.append(("raised", type(exc)))
+    (kind, got), (kind_py, expected) = outcomes
+    assert kind == kind_py, (got, expected)
+    if kind == "value":
+        from tests.conftest import assert_same
+
+        assert_same(got, expected)
+    else:
+        assert got is expected or issubclass(got, expected)
+    return kind
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((2,), {"m": 3}), ((2,), {"k": 5, "m": 1}), ((), {"x": 2, "m": 1}), ((2,), {"m": 3}),
+    ((2, 5, 3), {}), ((2, 5), {}), ((2,), {}), ((2,), {"m": 1, "z": 0})])
+def test_keyword_only_parameters(args, kwargs):
+    call_both(kwonly, *args, **kwargs)
+
+
+def test_positional_only_defaults_and_calls_between_functions(check):
+    for args, kwargs in [((1,), {}), ((1,), {"y": 1.0}), ((1, 0.5), {}), ((), {"x": 1}), ((1, 2.0, 3.0), {})]:
+        call_both(posonly, *args, **kwargs)
+    for args, kwargs in [((2,), {}), ((-1, (3, 0.5)), {"n": 7}), ((2,), {"b": False}), ((1, (1, 2.0), 3), {})]:
+        call_both(many_defaults, *args, **kwargs)
+    check(calls_keyword_only, 4)
+
+
+def test_compiled_keyword_only_refuses_extra_positionals_after_the_first_call():
+    kwonly(1, m=1)  # compiled for (int, int, int): the fast path must not take k and m positionally
+    assert kwonly(1, m=2) == kwonly.py_func(1, m=2)
+    with pytest.raises(TypeError, match="positional"):
+        kwonly(1, 1, 2)
+
+
+def star_args(*args):
+    return len(args)
+
+
+def star_kwargs(x, **kw):
+    return x + len(kw)
+
+
+def test_star_parameters_run_the_whole_function_in_python():
+    from transpile import TranspileFallbackWarning
+    from transpile import jit as plain_jit
+    from transpile.diagnostics import FunctionNotCompilable
+
+    f, g = plain_jit(star_args), plain_jit(star_kwargs)
+    with pytest.warns(TranspileFallbackWarning, match=r"\*args/\*\*kwargs parameter"):
+        assert f(1, 2.5, "x") == 3
+    with pytest.warns(TranspileFallbackWarning, match="whole-function"):
+        assert g(1, a=2, b=3) == 3
+    assert g(x=5) == 5
+    with pytest.raises(FunctionNotCompilable, match=r"\*args"):
+        jit(star_args)(1)

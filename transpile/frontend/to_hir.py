@@ -70,13 +70,12 @@ class _Converter:
         for extra in (p.star_arg, p.star_kwarg):
             if isinstance(extra, cst.Param):
                 problem = (extra, "*args/**kwargs parameter")
-        if p.kwonly_params:
-            problem = (p.kwonly_params[0], "keyword-only parameter")
         if problem:
             raise FunctionNotCompilable(f"{problem[1]} is not supported in compiled code", self.loc(problem[0]),
                                         "the whole function runs in CPython")
         params = []
-        for param in list(p.posonly_params) + list(p.params):
+        # In inspect.signature's order, which the dispatcher and calls between @jit functions bind to
+        for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
             ann = self.expr(param.annotation.annotation) if param.annotation else None
             params.append(h.Param(self.loc(param), param.name.value, ann))
         body = self.block(fn.body)

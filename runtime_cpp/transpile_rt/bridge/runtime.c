@@ -63,6 +63,7 @@ typedef struct {
     int res_nodes;  /* size of the result tree, and how many of its leaves are arrays: */
     int res_arrays; /* computed once in add_overload, not on every call */
     tr_entry_fn fn;
+    PyObject *guards; /* NULL, or the module-level values the code depends on (guards_hold) */
 } Overload;
 
 typedef union {
@@ -1142,9 +1143,10 @@ typedef struct {
     vectorcallfunc vectorcall;
     PyObject *dict;
     PyObject *impl;      /* Python side: _slow_call(args, kwargs), everything else */
-    PyObject *defaults;  /* tuple of trailing positional defaults, or NULL */
+    PyObject *defaults;  /* tuple of the trailing parameters' defaults (keyword-only ones last), or NULL */
     PyObject *filename;  /* for the note on runtime errors */
-    int nparams;
+    int nparams;         /* parameters of a specialization: positional, then keyword-only */
+    int max_positional;  /* more positional arguments than this: TypeError from the slow path */
     Overload *overloads;
     int n_overloads;
     int cap_overloads;
@@ -1242,6 +1244,38 @@ static int tree_size(const Node *nodes) {
 
 /* Tries each specialization in order.  Returns a new reference, or NULL with
  * an exception, or NULL without one when nothing matched. */
+/* Live globals (transpile/passes/live_globals.py): each guard is (module dict,
+ * name, attribute names, expected, by_type).  The value is the dict's entry
+ * followed along the attributes; it must be `expected` itself, or of type
+ * `expected` when by_type is true.  A guard that fails (or raises) sends the
+ * call to the slow path, which rebinds the guards or respecializes.  Functions
+ * that read no globals have no guards and pay one NULL test. */
+static int guards_hold(PyObject *guards) {
+    for (Py_ssize_t i = 0, n = PyTuple_GET_SIZE(guards); i < n; ++i) {
+        PyObject *g = PyTuple_GET_ITEM(guards, i);
+        PyObject *value = PyDict_GetItemWithError(PyTuple_GET_ITEM(g, 0), PyTuple_GET_ITEM(g, 1));
+        if (!value) {
+            PyErr_Clear();
+            return 0;
+        }
+        PyObject *attrs = PyTuple_GET_ITEM(g, 2), *expected = PyTuple_GET_ITEM(g, 3);
+        Py_INCREF(value);
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(attrs); ++k) {
+            PyObject *next = PyObject_GetAttr(value, PyTuple_GET_ITEM(attrs, k));
+            Py_DECREF(value);
+            if (!next) {
+                PyErr_Clear();
+                return 0;
+            }
+            value = next;
+        }
+        int ok = PyTuple_GET_ITEM(g, 4) == Py_True ? (PyObject *)Py_TYPE(value) == expected : value == expected;
+        Py_DECREF(value);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
 static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs) {
     Slot slots[MAX_LEAVES];
     void *argp[MAX_LEAVES];
@@ -1249,6 +1283,7 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
     for (int oi = 0; oi < self->n_overloads; ++oi) {
         Overload *ov = &self->overloads[oi];
         if (ov->nargs != nargs) continue;
+        if (ov->guards && !guards_hold(ov->guards)) continue;
         int ni = 0, si = 0, ok = 1;
         dd.used = 0;
         for (Py_ssize_t i = 0; i < nargs && ok; ++i) {
@@ -1358,8 +1393,11 @@ static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargs
 static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     Dispatcher *self = (Dispatcher *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (kwnames && PyTuple_GET_SIZE(kwnames)) return slow_call(self, args, nargs, kwnames);
+    if ((kwnames && PyTuple_GET_SIZE(kwnames)) || nargs > self->max_positional)
+        return slow_call(self, args, nargs, kwnames);
     PyObject *full[MAX_LEAVES];
+    PyObject *const *given = args;
+    Py_ssize_t ngiven = nargs;
     if (nargs < self->nparams && self->defaults) {
         Py_ssize_t nd = PyTuple_GET_SIZE(self->defaults);
         if (nargs + nd >= self->nparams && self->nparams <= MAX_LEAVES) {
@@ -1372,7 +1410,7 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
     }
     PyObject *r = try_overloads(self, args, nargs);
     if (r || PyErr_Occurred()) return r;
-    return slow_call(self, args, nargs, NULL);
+    return slow_call(self, given, ngiven, NULL);  /* the call as written: the slow path binds it */
 }
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kw) {
@@ -1381,6 +1419,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kw) {
     Py_INCREF(impl);
     Py_XSETREF(self->impl, impl);
     self->vectorcall = dispatcher_vectorcall;
+    self->max_positional = INT_MAX;  /* until set_params: no limit */
     return 0;
 }
 
@@ -1396,6 +1435,7 @@ static void free_overloads(Dispatcher *self) {
     for (int i = 0; i < self->n_overloads; ++i) {
         free_nodes(self->overloads[i].args);
         free_nodes(self->overloads[i].res);
+        Py_XDECREF(self->overloads[i].guards);
     }
     PyMem_Free(self->overloads);
     self->overloads = NULL;
@@ -1406,6 +1446,7 @@ static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
     Py_VISIT(self->dict);
     Py_VISIT(self->impl);
     Py_VISIT(self->defaults);
+    for (int i = 0; i < self->n_overloads; ++i) Py_VISIT(self->overloads[i].guards);
     return 0;
 }
 
@@ -1489,6 +1530,50 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     for (int i = 0; i < ov->res_nodes; ++i)
         if (r[i].kind == K_ARRAY) ++ov->res_arrays;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
+    ov->guards = NULL;
+    Py_RETURN_NONE;
+}
+
+static Overload *overload_at(Dispatcher *self, unsigned long long address) {
+    for (int i = 0; i < self->n_overloads; ++i)
+        if ((uintptr_t)self->overloads[i].fn == (uintptr_t)address) return &self->overloads[i];
+    PyErr_SetString(PyExc_KeyError, "no specialization with this entry address");
+    return NULL;
+}
+
+static PyObject *dispatcher_set_guards(Dispatcher *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *guards;
+    if (!PyArg_ParseTuple(args, "KO:set_guards", &address, &guards)) return NULL;
+    Overload *ov = overload_at(self, address);
+    if (!ov) return NULL;
+    if (guards != Py_None) {
+        for (Py_ssize_t i = 0; PyTuple_Check(guards) && i < PyTuple_GET_SIZE(guards); ++i) {
+            PyObject *g = PyTuple_GET_ITEM(guards, i);
+            if (!PyTuple_Check(g) || PyTuple_GET_SIZE(g) != 5 || !PyDict_Check(PyTuple_GET_ITEM(g, 0)) ||
+                !PyUnicode_Check(PyTuple_GET_ITEM(g, 1)) || !PyTuple_Check(PyTuple_GET_ITEM(g, 2)))
+                guards = NULL;
+        }
+        if (!guards || !PyTuple_Check(guards)) {
+            PyErr_SetString(PyExc_TypeError, "guards: a tuple of (dict, str, tuple, expected, bool)");
+            return NULL;
+        }
+    }
+    Py_XSETREF(ov->guards, guards == Py_None || PyTuple_GET_SIZE(guards) == 0 ? NULL : Py_NewRef(guards));
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_remove_overload(Dispatcher *self, PyObject *arg) {
+    unsigned long long address = PyLong_AsUnsignedLongLong(arg);
+    if (address == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    Overload *ov = overload_at(self, address);
+    if (!ov) return NULL;
+    free_nodes(ov->args);
+    free_nodes(ov->res);
+    Py_XDECREF(ov->guards);
+    int i = (int)(ov - self->overloads);
+    memmove(ov, ov + 1, (size_t)(self->n_overloads - i - 1) * sizeof(Overload));
+    --self->n_overloads;
     Py_RETURN_NONE;
 }
 
@@ -1498,10 +1583,11 @@ static PyObject *dispatcher_clear_overloads(Dispatcher *self, PyObject *unused) 
 }
 
 static PyObject *dispatcher_set_params(Dispatcher *self, PyObject *args) {
-    int nparams;
+    int nparams, max_positional = -1;
     PyObject *defaults, *filename;
-    if (!PyArg_ParseTuple(args, "iOO:set_params", &nparams, &defaults, &filename)) return NULL;
+    if (!PyArg_ParseTuple(args, "iOO|i:set_params", &nparams, &defaults, &filename, &max_positional)) return NULL;
     self->nparams = nparams;
+    self->max_positional = max_positional < 0 ? nparams : max_positional;
     Py_XSETREF(self->defaults, defaults == Py_None ? NULL : Py_NewRef(defaults));
     Py_XSETREF(self->filename, filename == Py_None ? NULL : Py_NewRef(filename));
     Py_RETURN_NONE;
@@ -1542,8 +1628,11 @@ static PyMethodDef dispatcher_methods[] = {
      "add_overload(arg_descriptor, result_descriptor, entry_address)"},
     {"clear_overloads", (PyCFunction)dispatcher_clear_overloads, METH_NOARGS, "forget every specialization"},
     {"set_params", (PyCFunction)dispatcher_set_params, METH_VARARGS,
-     "set_params(n_positional, defaults_tuple_or_None, filename)"},
+     "set_params(n_params, defaults_tuple_or_None, filename[, max_positional])"},
     {"call_compiled", (PyCFunction)dispatcher_call_compiled, METH_O, "call a compiled specialization, never compile"},
+    {"set_guards", (PyCFunction)dispatcher_set_guards, METH_VARARGS,
+     "set_guards(entry_address, guards_or_None): the live-global guards checked before each call"},
+    {"remove_overload", (PyCFunction)dispatcher_remove_overload, METH_O, "remove_overload(entry_address)"},
     {NULL}};
 
 static PyGetSetDef dispatcher_getset[] = {
