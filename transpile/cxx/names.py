@@ -22,6 +22,22 @@ def local_name(name: str) -> str:
     return name
 
 
+def weak_flag(local: str) -> str:
+    """The flag beside a variable whose value is a Python number on some
+    paths and a NumPy scalar of the same dtype on others (passes/paths.py)."""
+    return f"tr_weak_{local}"
+
+
+def kind_slot(local: str) -> str:
+    """Which of a variable's types its value has now: -1 its C++ type, i the
+    i-th alternative, kept in alt_slot(local, i) (passes/paths.py)."""
+    return f"tr_kind_{local}"
+
+
+def alt_slot(local: str, i: int) -> str:
+    return f"tr_alt{i}_{local}"
+
+
 def symbol(name: str) -> str:
     """A C identifier from any text (function qualnames, module names)."""
     s = re.sub(r"[^0-9A-Za-z_]", "_", name)

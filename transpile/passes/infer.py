@@ -22,7 +22,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable, lookup_method
 from ..library.base import NOT_CONST, CallSite, NotYetKnown
-from . import classes, fallback, indexing, lists, promote
+from . import classes, fallback, indexing, lists, paths, promote
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
@@ -52,6 +52,7 @@ class TypedFunction:
     params: tuple = ()
     weak_returns: bool = False  # returns a Python number on some paths, a NumPy scalar on others (passes/returns.py)
 
+    path_types: object = None  # passes/paths.PathTypes: variables whose C++ value carries a Python-number flag
 
 class Program:
     """Every function of one translation unit, keyed by (function, argument types)."""
@@ -190,6 +191,8 @@ class FunctionTyper:
         self.held: set = set()  # containers shared with fallback code: Python objects (passes/fallback.py)
         self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
         self.find_local_defs(self.fn.body)
+        self.def_types: dict = {}  # definition (store target, passes/reaching.py) -> type of the value it assigns
+        self.def_consts: dict = {}  # definition -> the int constant it assigns
         self.local_lambdas = lambdas.find_local_lambdas(self)  # f = lambda ...
 
     # ---- driver ----------------------------------------------------------
@@ -213,6 +216,8 @@ class FunctionTyper:
             self.fullgraph_errors.clear()
             self.block(self.fn.body)
             if self.tf.return_type is not None and self.tf.return_type != T.NONE \
+            self.def_types.clear()
+            self.def_consts.clear()
                     and optional.falls_through(self.fn.body) and optional.join(self, self.fn, self.tf.return_type,
                                                                             T.NONE, "") not in (None, self.tf.return_type):
                 self.tf.return_type = T.Optional(self.tf.return_type)  # the end returns None
@@ -231,7 +236,11 @@ class FunctionTyper:
             self.tf.return_type = T.NONE
         from . import device_arrays, parallel, returns  # prange loops: privates, reductions, races
 
-        self.tf.weak_returns = returns.weak_varies(self.tf, self.program)
+        self.tf.path_types = paths.analyse(self)
+        if self.tf.path_types.boxes_returns:  # each return site boxes a value of its own type
+            self.tf.return_type = T.ANY
+        else:
+            self.tf.weak_returns = returns.weak_varies(self.tf, self.program) or bool(self.tf.path_types.tagged)
         parallel.analyse(self)
         device_arrays.check(self)  # GPU memory: kernels and shape queries only
 
@@ -481,7 +490,10 @@ class FunctionTyper:
                     raise self.error(s, f"annotated as {declared} but the value is {t}")
         for target in s.targets:
             self.bind(target, t, s)
+        value = self.const(s.value)
             if isinstance(t, T.List):
+            if isinstance(value, int) and not isinstance(value, bool):
+                self.def_consts[target] = value
                 lists.unify(self, s.value, target)
 
     def annotation_type(self, node):
@@ -508,6 +520,7 @@ class FunctionTyper:
             self.set_var(target, target.id, t)
             self.record(target, self.tf.var_types[target.id])
         elif isinstance(target, h.TupleExpr):
+            self.def_types[target] = t
             if not isinstance(t, T.Tuple):
                 raise self.error(stmt, f"cannot unpack a value of type {t}", "only tuples can be unpacked")
             if len(t.items) != len(target.elts):
@@ -561,6 +574,7 @@ class FunctionTyper:
             self.set_var(target, target.id, ops.result)
         elif isinstance(target, h.Subscript):
             info = indexing.setitem(self, target, self.expr(target.value), ops.result)
+            self.def_types[target] = ops.result
             self.tf.subscripts[target] = info
         elif isinstance(target, h.Attribute):
             classes.store_field(self, target, ops.result, s)
@@ -1092,6 +1106,9 @@ class FunctionTyper:
         if callee is None:
             ret = self.program.provisional_return(pyfunc, arg_types)
             self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
+        if callee.path_types and callee.path_types.boxes_returns:
+            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() returns values of different types on different "
+                                         "paths, so compiled code cannot type its result here", node.loc)
             if ret is None:
                 self.unknown.append(node)
             return ret

@@ -159,5 +159,17 @@ def scalar_join(a: Scalar, b: Scalar) -> Scalar:
     return Scalar(np.result_type(*ops).name)
 
 
+def can_cast_safe(src: str, dst: str) -> bool:
+    """Every value of dtype src is exactly a value of dtype dst."""
+    return bool(np.can_cast(np.dtype(src), np.dtype(dst), casting="safe"))
+
+
+def int_fits_mantissa(src: str, dst: str) -> bool:
+    """Every value of integer dtype src is exact in floating dtype dst
+    (NumPy's "safe" int64 -> float64 cast rounds above 2**53)."""
+    bits = np.iinfo(np.dtype(src)).bits - (np.dtype(src).kind == "i")
+    return bits <= np.finfo(np.dtype(dst)).nmant + 1
+
+
 def can_cast_same_kind(src: str, dst: str) -> bool:
     return bool(np.can_cast(np.dtype(src), np.dtype(dst), casting="same_kind"))

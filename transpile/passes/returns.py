@@ -43,6 +43,9 @@ def weak_varies(tf, program) -> bool:
 
 def site_flag(lowerer, s: h.Return):
     """C++ setting the flag at return site s ("" where a callee sets it)."""
+    path_types = lowerer.tf.path_types
+    if isinstance(s.value, h.Name) and path_types and s.value.id in path_types.tagged:
+        return f"tr::ret_weak() = {lowerer.weak_flag_of(s.value.id)};"
     callee = direct_callee(lowerer.tf, lowerer.program, s.value)
     if callee is not None and callee.weak_returns:
         return ""

@@ -1,0 +1,120 @@
+"""Per-path typing (passes/paths.py): a variable or expression whose value has
+different types on different paths gives CPython's value and type on each
+path, compiled (the value keeps its own type's slot, or a Python-number
+flag) or, where compiled code cannot, in CPython with the reason."""
+import warnings
+
+import numpy as np
+import pytest
+
+from transpile.diagnostics import FunctionNotCompilable, TranspileFallbackWarning
+from transpile import jit as plain_jit
+
+from ._support import jit
+
+
+@jit
+def int_or_float(a):
+    s = 0
+    if a > 5:
+        s = 2.5
+    return s
+
+
+@jit
+def sum_from_int(a):
+    s = 0                    # a Python int until the first element is added
+    for i in range(len(a)):
+        s += a[i]
+    return s                 # 0 for an empty array, np.float64 otherwise
+
+
+@jit
+def sum_from_float(a):
+    s = 0.0                  # a Python float until the first element is added
+    for x in a:
+        s = s + x
+    return s
+
+
+@jit
+def literal_or_ratio(a, n):
+    if n == 0:
+        return 0             # a Python int
+    return a.sum() / n       # np.float64
+
+
+@jit
+def mixed_arithmetic(a, c):
+    t = 1
+    if c:
+        t = 0.5
+    u = t + a[0]             # the same operation whichever type t has
+    if t > 0:                # t's int value is the constant 1: compared exactly
+        u = u - 1
+    return u
+
+
+@pytest.mark.parametrize("fn, args", [
+    (int_or_float, (3,)), (int_or_float, (7,)),
+    (sum_from_int, (np.arange(3.0),)), (sum_from_int, (np.zeros(0),)), (sum_from_int, (np.arange(4, dtype=np.int32),)),
+    (sum_from_float, (np.arange(3.0),)), (sum_from_float, (np.zeros(0),)),
+    (literal_or_ratio, (np.arange(4.0), 0)), (literal_or_ratio, (np.arange(4.0), 2)),
+    (mixed_arithmetic, (np.arange(3.0), True)), (mixed_arithmetic, (np.arange(3.0), False)),
+])
+def test_each_path_keeps_its_type(check, fn, args):
+    check(fn, *args)
+
+
+def and_result(a, b):
+    return a and b
+
+
+def and_then_mod(a, x):
+    return (a and x[0]) % 0
+
+
+def widened_after_loop(n):
+    for _ in range(n):
+        pass
+    if n < 0:
+        n = n * 0.5
+    return n
+
+
+def int_or_float_index(x, c):
+    k = 1
+    if c:
+        k = 1.5
+    return x[k]
+
+
+@pytest.mark.parametrize("fn, args", [
+    (and_result, (0, 2.5)), (and_result, (1, 2.5)),
+    (and_then_mod, (0, np.arange(3.0))), (and_then_mod, (2, np.arange(3.0))),
+    (widened_after_loop, (5,)), (widened_after_loop, (-3,)),
+    (int_or_float_index, (np.arange(3.0), False)), (int_or_float_index, (np.arange(3.0), True)),
+])
+def test_uses_that_would_see_the_wrong_type_run_in_cpython(check, fn, args):
+    """Compiled code would give the wrong type (or a NaN where CPython raises
+    ZeroDivisionError): the function runs in CPython, with the reason."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(all="ignore"):
+            check(plain_jit(fn), *args)
+    reasons = [str(w.message) for w in caught if issubclass(w.category, TranspileFallbackWarning)]
+    assert any("depending on the path taken" in r for r in reasons), reasons
+
+
+def compared_after_widening(n, c):
+    m = n
+    if c:
+        m = n * 0.5
+    return m < 3
+
+
+def test_fullgraph_names_the_variable_and_the_use():
+    with pytest.raises(FunctionNotCompilable) as info:
+        jit(compared_after_widening)(5, False)
+    text = str(info.value)
+    assert "'m' may be float or int" in text and "'<' operation" in text and "test_paths.py" in text

@@ -1,0 +1,302 @@
+"""Per-path typing: compiled code keeps one C++ type per variable, so a
+variable (or an `and`/`or`/conditional expression) whose value has different
+types on different paths is exact only where every use gives CPython's
+result whichever path the value came from.
+
+CPython's `s = 0; if c: s = 2.5; return s` returns the int 0 when c is
+false; the variable's C++ type is double.  This pass decides, for each use
+that may see a value of another type than the variable's C++ type, whether
+the use is insensitive to the difference:
+
+* arithmetic and comparisons whose computation type and result type are
+  the same for every combination of the operands' possible types (the
+  C++ converts the value exactly as CPython/NumPy convert it at the
+  operation: `0 + np.float64(x)` is `0.0 + x`);
+* truth tests (a conversion keeps zero zero);
+* `return v` where v is a Python float on some paths and an np.float64 on
+  others: the variable carries a flag saying which (`tagged`), and the
+  entry hands CPython's type to the caller (passes/returns.py).
+
+Any other use (returning an int-or-float, passing it to a call, indexing,
+storing it, a statement that runs as Python reading it) would give a
+value of the wrong type, so the function is not compiled: it runs in CPython
+with a warning naming the variable and both lines (an error under
+fullgraph=True).  Cython's "safe" type inference takes the same rule, with a
+Python object in place of running in CPython.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..diagnostics import FunctionNotCompilable
+from ..hir import nodes as h
+from ..hir import types as T
+from . import promote, reaching
+
+_TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
+EXACT_INT_IN_FLOAT = 2 ** 53
+
+
+@dataclasses.dataclass
+class PathTypes:
+    """What lowering needs: variables that carry a flag or a kind beside
+    their value, and whether results cross as Python objects."""
+
+    tagged: frozenset  # names whose C++ variable has a Python-number flag beside it
+    boxed: dict  # name -> the types other than its C++ type it may hold (each kept in its own slot)
+    boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
+
+
+def differs(a, b) -> bool:
+    """Whether values of types a and b can be told apart by a Python program
+    (other differences, such as array layouts, are representation only)."""
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        return a != b
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+        return any(differs(x, y) for x, y in zip(a.items, b.items))
+    return False
+
+
+def _weak_only(types, joined) -> bool:
+    """Values that differ from `joined` only in being Python numbers of the
+    same dtype (a flag tells them apart without losing a bit)."""
+    return isinstance(joined, T.Scalar) and not joined.weak and all(
+        isinstance(t, T.Scalar) and t.dtype == joined.dtype for t in types)
+
+
+class _Checker:
+    def __init__(self, typer):
+        self.typer = typer
+        self.tf = typer.tf
+        self.parent: dict = {}
+        for s in _statements(typer.fn.body):
+            _link(s, self.parent)
+        self.reach = reaching.analyse(typer.fn, typer.locals, self.tf.fallbacks)
+        self.possible: dict = {}  # node -> the set of types its value may have, where that set is not {static type}
+        self.tagged: set = set()
+        self.boxed: dict = {}
+        self.boxes_returns = False
+
+    # ---- the types a value may have --------------------------------------
+
+    def def_type(self, d, name):
+        if d == reaching.UNDEF:
+            return None
+        if isinstance(d, h.Param):
+            return self.tf.arg_types[self.tf.params.index(name)]
+        info = self.tf.fallbacks.get(d)
+        if info is not None:
+            return None  # a value from Python: converted where it crosses (passes/fallback.py)
+        return self.typer.def_types.get(d)
+
+    def types_of(self, node):
+        """The possible types of an expression's value (a set), or None when
+        only its static type."""
+        if node in self.possible:
+            return self.possible[node]
+        result = None
+        static = self.tf.types.get(node)
+        if isinstance(node, h.Name) and node in self.reach.uses:
+            found = {self.def_type(d, node.id) for d in self.reach.uses[node]} - {None}
+            if any(differs(t, static) for t in found):
+                result = found
+        elif isinstance(node, (h.BoolOp, h.IfExp)):
+            parts = node.values if isinstance(node, h.BoolOp) else (node.body, node.orelse)
+            found = set()
+            for p in parts:
+                found |= self.types_of(p) or ({self.tf.types[p]} if p in self.tf.types else set())
+            if any(differs(t, static) for t in found):
+                result = found
+        self.possible[node] = result
+        return result
+
+    # ---- uses ------------------------------------------------------------
+
+    def check(self):
+        for use in self.reach.uses:
+            if self.types_of(use) is not None:
+                self.consumer(use, use)
+        for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types
+            if isinstance(node, (h.BoolOp, h.IfExp)) and self.types_of(node) is not None:
+                self.consumer(node, node)
+        for s, reads in self.reach.fallback_reads.items():
+            for name, defs in reads.items():
+                found = {self.def_type(d, name) for d in defs} - {None}
+                if any(differs(t, self.tf.var_types.get(name)) for t in found):
+                    raise self.not_compilable(s, name, found, "the statement that runs as Python")
+        for s in _returns(self.typer.fn.body):
+            if s.value is None or s in self.tf.fallbacks or s.value not in self.tf.types:
+                continue
+            t = self.tf.types[s.value]
+            if self.types_of(s.value) is None and differs(t, self.tf.return_type) \
+                    and not _weak_only((t,), self.tf.return_type):
+                self.boxes_returns = True  # each return site boxes its own value
+        if self.boxed:
+            self.boxes_returns = True
+        if self.boxes_returns and any(call[0] == "jit" and call[1] == (self.tf.pyfunc, self.tf.arg_types)
+                                      for call in self.tf.calls.values()):
+            raise FunctionNotCompilable("this recursive function returns values of different types on "
+                                        "different paths", self.typer.fn.loc,
+                                        "return values of one type on every path, e.g. 0.0 rather than 0")
+
+    def consumer(self, node, origin):
+        """Raises unless every use of node's value gives CPython's result
+        whichever of its possible types it has."""
+        parent = self.parent.get(node)
+        for cls, attr in _TRUTH_TESTED:
+            if isinstance(parent, cls) and getattr(parent, attr) is node:
+                return
+        if isinstance(parent, h.UnaryOp) and parent.op == "not":
+            return
+        if isinstance(parent, (h.BoolOp, h.IfExp)):
+            return self.consumer(parent, origin)
+        if isinstance(parent, h.BinOp):
+            return self.same_op(parent, parent.op, parent.left, parent.right, self.tf.ops.get(parent), origin)
+        if isinstance(parent, h.AugAssign) and parent.target is node or (
+                isinstance(parent, h.AugAssign) and parent.value is node):
+            return self.same_op(parent, parent.op, parent.target, parent.value, self.tf.ops.get(parent), origin)
+        if isinstance(parent, h.UnaryOp):
+            return self.same_unary(parent, origin)
+        if isinstance(parent, h.Compare) and len(parent.ops) == 1 and parent.ops[0] in ("<", "<=", ">", ">=", "==", "!="):
+            ops = self.tf.ops.get(parent)
+            return self.same_op(parent, parent.ops[0], parent.left, parent.comparators[0],
+                                ops[0] if isinstance(ops, tuple) and ops else None, origin, compare=True)
+        if isinstance(parent, h.Return) and self.assigned_simply(node):
+            if _weak_only(self.types_of(node), self.tf.var_types.get(node.id)):
+                self.tagged.add(node.id)
+                return
+            if all(isinstance(t, T.Scalar) for t in self.types_of(node)):
+                joined = self.tf.var_types[node.id]
+                alts = {self.def_type(d, node.id) for d in self.reach.defs[node.id]}
+                self.boxed[node.id] = tuple(sorted((t for t in alts if differs(t, joined)), key=str))
+                return
+        raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), _what(parent, node))
+
+    def assigned_simply(self, node) -> bool:
+        """Every assignment of the variable is `name = ...` or `name op= ...`
+        (lowering sets the flag or kind there), the parameter's type known."""
+        if not isinstance(node, h.Name) or not isinstance(self.tf.var_types.get(node.id), T.Scalar):
+            return False
+        for d in self.reach.defs.get(node.id, ()):
+            if self.def_type(d, node.id) is None:
+                return False
+            if isinstance(d, h.Param):
+                if node.id in self.boxed or not _weak_only((self.def_type(d, node.id),), self.tf.var_types[node.id]):
+                    return False
+            elif not isinstance(self.parent.get(d), (h.Assign, h.AugAssign)):
+                return False
+        return True
+
+    def same_op(self, where, op, left, right, recorded, origin, compare=False):
+        if not isinstance(recorded, promote.OpTypes):
+            raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin), "the operation")
+        lefts = self.types_of(left) or {self.tf.types.get(left)}
+        rights = self.types_of(right) or {self.tf.types.get(right)}
+        for a in lefts:
+            for b in rights:
+                if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
+                    raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                              f"the '{op}' operation")
+                try:
+                    ops = self.typer.binop_types(where, op, a, b, right)
+                except Exception:  # noqa: BLE001 - a combination CPython rejects: not the same operation
+                    ops = None
+                if compare:  # a bool either way: the same answer if both convert exactly
+                    same = ops is not None and ops.result == recorded.result and \
+                        self.converts_exactly(a, left, recorded.compute) and \
+                        self.converts_exactly(b, right, recorded.compute)
+                else:
+                    same = ops == recorded
+                if not same:
+                    raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                              f"the '{op}' operation", where)
+
+    def converts_exactly(self, t, node, compute: str) -> bool:
+        """Whether every value of type t is exactly representable in dtype
+        `compute` (Python compares an int with a float exactly; compiled code
+        converts, which is exact for ints up to 2**53: known constants only)."""
+        if t.dtype == compute or t.kind == "b":
+            return True
+        target = T.Scalar(compute)
+        if t.kind in "iu":
+            if target.kind in "iu":
+                return bool(promote.can_cast_safe(t.dtype, compute))
+            return self.small_int(node) or promote.int_fits_mantissa(t.dtype, compute)
+        return target.kind in "fc" and promote.can_cast_safe(t.dtype, compute)
+
+    def small_int(self, node) -> bool:
+        """An int constant, or a variable whose int values all come from
+        constants, within 2**53."""
+        if isinstance(node, h.Const):
+            return isinstance(node.value, int) and abs(node.value) <= EXACT_INT_IN_FLOAT
+        if not isinstance(node, h.Name) or node not in self.reach.uses:
+            return False
+        for d in self.reach.uses[node]:
+            t = self.def_type(d, node.id)
+            if isinstance(t, T.Scalar) and t.kind in "iu":
+                v = self.typer.def_consts.get(d)
+                if not isinstance(v, int) or abs(v) > EXACT_INT_IN_FLOAT:
+                    return False
+        return True
+
+    def same_unary(self, parent, origin):
+        recorded = self.tf.ops.get(parent)
+        for a in self.types_of(parent.operand) or ():
+            try:
+                ops = promote.unary(parent.op, a)
+            except promote.PromotionError:
+                ops = None
+            if ops != recorded:
+                raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                          f"the unary '{parent.op}'", parent)
+
+    def not_compilable(self, node, name, types, what, where=None):
+        subject = f"'{name}'" if name else f"the '{node.op}' expression" if isinstance(node, h.BoolOp) \
+            else "the conditional expression"
+        joined = self.tf.var_types.get(name) if name else self.tf.types.get(node)
+        kinds = " or ".join(sorted({str(t) for t in types or ()} | {str(joined)}))
+        line = f" at line {where.loc.line}" if where is not None and where.loc else ""
+        return FunctionNotCompilable(
+            f"{subject} may be {kinds} depending on the path taken; compiled code would hold it as {joined}, "
+            f"which changes the result of {what}{line}", node.loc,
+            "give it one type on every path (e.g. start from 0.0 rather than 0, or convert with float())")
+
+
+def analyse(typer) -> PathTypes:
+    checker = _Checker(typer)
+    checker.check()
+    return PathTypes(frozenset(checker.tagged), checker.boxed, checker.boxes_returns)
+
+
+def _what(parent, node) -> str:
+    if isinstance(parent, h.Return):
+        return "the return"
+    if isinstance(parent, h.Call):
+        return "the call"
+    if isinstance(parent, h.Subscript):
+        return "the subscript"
+    if isinstance(parent, h.Assign):
+        return "the assignment"
+    return f"the {type(parent).__name__.lower()}"
+
+
+def _statements(stmts):
+    for s in stmts:
+        yield s
+        for sub in ("body", "orelse"):
+            yield from _statements(getattr(s, sub, ()))
+
+
+def _returns(stmts):
+    return (s for s in _statements(stmts) if isinstance(s, h.Return))
+
+
+def _link(node, parent: dict) -> None:
+    for f in dataclasses.fields(node):
+        if f.name in ("loc", "body", "orelse"):
+            continue
+        value = getattr(node, f.name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if isinstance(child, h.Node):
+                parent[child] = node
+                _link(child, parent)
