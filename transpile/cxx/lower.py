@@ -17,7 +17,7 @@ from .lower_lists import ListLowering, conv
 from .lower_dicts import DictLowering
 from .lower_lambdas import LambdaLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
-from .names import local_name, symbol
+from .names import alt_slot, kind_slot, local_name, symbol, weak_flag
 from .types import ctype, literal
 
 # What evaluates an array expression in generated code (runtime_cpp's expr.hpp):
@@ -279,6 +279,13 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
         from .lower_optional import widened_params
 
         widened_params(self, params, locals_)
+        tagged = tf.path_types.tagged if tf.path_types else ()
+        for n in sorted(tagged):  # which Python type the value has now (passes/paths.py)
+            weak = n in tf.params and tf.arg_types[tf.params.index(n)].weak
+            locals_.append(f"bool {weak_flag(self.var(n))} = {'true' if weak else 'false'};")
+        for n, alts in sorted(tf.path_types.boxed.items() if tf.path_types else ()):
+            locals_.append(f"int {kind_slot(self.var(n))} = -1;")
+            locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{}};" for i, t in enumerate(alts)]
         self.dict_headers()
         self.block(self.fn.body)
         if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional):
@@ -407,7 +414,23 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
 
     def assign_name(self, name, value: CExpr, vt):
         dst_t = self.tf.var_types[name]
+        alts = self.tf.path_types.boxed.get(name) if self.tf.path_types else None
+        if alts:  # the value is kept in the slot of its own type too (passes/paths.py)
+            kind = alts.index(vt) if vt in alts else -1
+            if kind >= 0:
+                slot = alt_slot(self.var(name), kind)
+                self.emit(f"{slot} = {value.code};")
+                value = CExpr(slot)
+            self.emit(f"{kind_slot(self.var(name))} = {kind};")
         self.emit(f"{self.var(name)} = {self.convert(value, vt, dst_t)};")
+        self.set_weak_flag(name, vt)
+
+    def set_weak_flag(self, name, vt):
+        if self.tf.path_types and name in self.tf.path_types.tagged:
+            self.emit(f"{self.weak_flag_of(name)} = {'true' if vt.weak else 'false'};")
+
+    def weak_flag_of(self, name) -> str:
+        return weak_flag(self.var(name))
 
     def assign_target(self, target, value: CExpr, vt):
         if isinstance(target, h.Name):
@@ -466,7 +489,10 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
                 self.emit(f"tr::assign({cur.code}, {expr.code});")
             else:
                 expr = self.binop(s.op, ops, cur, cur_t, value, vt)
-                self.emit(f"{name} = {self.convert(expr, ops.result, tt)};")
+                if isinstance(target, h.Name):
+                    self.assign_name(target.id, CExpr(self.hoist(expr.code)), ops.result)
+                else:
+                    self.emit(f"{name} = {self.convert(expr, ops.result, tt)};")
             return
         info = self.tf.subscripts[target]
         if info.kind.startswith("list_"):
@@ -507,6 +533,8 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
             self.emit("return tr::none_t{};")
             return
         value = self.expr(s.value)
+        if self.tf.path_types and self.tf.path_types.boxes_returns:
+            return self.boxed_return(s, value)
         code = self.convert(value, self.type_of(s.value), self.tf.return_type)
         if self.tf.weak_returns:  # which Python type CPython returns here (passes/returns.py)
             from ..passes.returns import site_flag
@@ -516,6 +544,22 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
                 self.emit(f"{{ auto tr_ret = {code}; {flag} return tr_ret; }}")
                 return
         self.emit(f"return {code};")
+
+    def boxed_return(self, s: h.Return, value: CExpr):
+        """Return sites of different types: each gives a Python object of its
+        own type (passes/paths.py)."""
+        from .lower_dicts import H_TOPY, to_py
+
+        self.module.include(H_TOPY)
+        self.module.needs_host = True
+        name = s.value.id if isinstance(s.value, h.Name) else None
+        t = self.type_of(s.value)
+        if name in self.tf.path_types.tagged:
+            self.emit(f"return tr::topy::one({value.code}, {self.weak_flag_of(name)});")
+            return
+        for i, alt in enumerate(self.tf.path_types.boxed.get(name, ())):
+            self.emit(f"if ({kind_slot(self.var(name))} == {i}) return {to_py(alt, alt_slot(self.var(name), i))};")
+        self.emit(f"return {to_py(t, value.code)};")
 
     def s_Assert(self, s: h.Assert):
         test = self.expr(s.test).code
