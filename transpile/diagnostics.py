@@ -53,6 +53,12 @@ class CompileError(TranspileError):
     """The C++ compiler failed (or is missing)."""
 
 
+class NoCompilerError(CompileError):
+    """No usable C++ compiler (none found, or one that cannot build what
+    transpile needs): with nothing prebuilt the function runs as Python with a
+    NoCompilerWarning, or this is raised under fullgraph=True."""
+
+
 class GeneratedCodeError(CompileError):
     """The C++ compiler rejected (or never finished) code transpile generated:
     a bug in transpile, remembered per specialization by the dispatcher."""

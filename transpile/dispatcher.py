@@ -18,12 +18,12 @@ import warnings
 from . import _runtime
 from .build import cache
 from .build.loader import entry_address, init_regions
-from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, TranspileFallbackWarning,
-                          UnsupportedArgumentError)
+from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
+                          TranspileFallbackWarning, UnsupportedArgumentError)
 from .frontend.source import source_hash
 from .hir import types as T
 from .options import Options, cache_enabled
-from .importhook import RunInPython, lookup as prebuilt_lookup  # `transpile build` artifacts, import hook
+from .importhook import lookup as prebuilt_lookup, no_compiler  # `transpile build` artifacts, no compiler
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
              "complex64/complex128 (any shape and strides), tuples of these, and None; with backend='cuda' also "
@@ -157,7 +157,8 @@ class JitFunction:
         try:
             before = COMPILE_COUNT
             spec = self._ensure(types)
-        except RunInPython:  # import hook, no C++ compiler, nothing prebuilt: plain Python (warned once)
+        except NoCompilerError as exc:  # no usable C++ compiler, nothing prebuilt: importhook's one policy
+            no_compiler(self, types, exc)  # a NoCompilerWarning, or the error under fullgraph
             return self.py_func(*call[0], **call[1])
         except FunctionNotCompilable as exc:
             if self.options.fullgraph:

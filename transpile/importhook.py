@@ -5,16 +5,19 @@ source file: one sub-folder per specialization (module.so + module.cpp) and
 a `manifest.json` listing them.  Two things use it:
 
 * `lookup(jit_function, arg_types)`, called by `JitFunction._load_or_build`
-  before the cache, finds a valid prebuilt artifact (inplace, or one that
-  `transpile build` put in the cache for a wider array layout), so the first
-  call compiles nothing.  Validity never depends on the C++ compiler: an
+  before the cache, finds the most specific valid artifact that accepts the
+  call (inplace, or one that `transpile build` put in the cache for a wider
+  array layout or the other kind of scalar), so the first call compiles
+  nothing.  Validity never depends on the C++ compiler: an
   inplace entry is keyed by the bridge ABI, the platform, the function's
   source text (and first line), its options and its dependencies, so it loads
   on a machine without a compiler.
 * `install_import_hook()` binds the functions of modules that have such a
   manifest right after they are imported (the first call goes straight to the
-  native code), and turns "no compiler and nothing prebuilt" into plain
-  Python with a warning instead of an error.  It never breaks an import.
+  native code).  It never breaks an import.
+* `no_compiler(...)`: with no usable C++ compiler and nothing prebuilt, the
+  function runs as plain Python with one NoCompilerWarning (an error under
+  fullgraph=True), in scripts, under the hook and `transpile run` alike.
 
 This module is imported by the dispatcher, so it stays light: no libcst,
 no Jinja2, no subprocess.
@@ -31,7 +34,7 @@ import sys
 import sysconfig
 import warnings
 
-from .diagnostics import CompileError
+from .diagnostics import NoCompilerError
 
 DIRNAME = "__transpile__"
 MANIFEST = "manifest.json"
@@ -40,11 +43,6 @@ FORMAT = 1
 
 class NoCompilerWarning(RuntimeWarning):
     """A @jit function runs as plain Python: no C++ compiler and no prebuilt artifact."""
-
-
-class RunInPython(CompileError):
-    """Raised by lookup() under the import hook: no compiler and nothing prebuilt,
-    so the dispatcher runs the undecorated function (f.compile() reports it)."""
 
 
 def platform_tag() -> str:
@@ -327,16 +325,11 @@ def find_loaded(jf, arg_types: tuple) -> tuple[int, dict] | None:
     return best
 
 
-_WARNED: set = set()
-_PYTHON_ONLY: set = set()  # (function, argument types) that run as plain Python
-
-
 def lookup(jf, arg_types: tuple) -> dict | None:
     """Called by the dispatcher before its cache: the most specific specialization
     that serves these types among those the function holds, `__transpile__/`
-    and the cache, or None to go on as usual.  Under the import hook, with no
-    compiler and nothing prebuilt, raises RunInPython (after one warning per
-    function)."""
+    and the cache, or None to go on as usual.  With nothing found and no C++
+    compiler, raises NoCompilerError (the dispatcher then calls no_compiler)."""
     found = []
     for finder in (find_loaded, find_inplace, find_in_cache):
         if finder is find_in_cache and not (jf.options.cache and _cache_enabled()):
@@ -349,22 +342,36 @@ def lookup(jf, arg_types: tuple) -> dict | None:
             found.append(hit)
             if hit[0] == 0:
                 break
-    meta = min(found, key=lambda h: h[0])[1] if found else None
-    if meta is not None or not _INSTALLED:
-        return meta
-    if (jf.py_func, arg_types) in _PYTHON_ONLY:
-        raise RunInPython(_no_compiler(jf.py_func, arg_types))
-    from .build.toolchain import find_compiler
+    if found:
+        return min(found, key=lambda h: h[0])[1]
+    from .build.toolchain import NO_COMPILER_HINT, find_compiler
 
-    if find_compiler(required=False) is not None:
-        return None
+    if find_compiler(required=False) is None:
+        sig = ", ".join(t.spell() for t in arg_types)
+        raise NoCompilerError(f"{jf.py_func.__qualname__}({sig}): no C++ compiler found and no prebuilt artifact",
+                              hint=NO_COMPILER_HINT)
+    return None
+
+
+_WARNED: set = set()
+
+
+def no_compiler(jf, arg_types: tuple, exc: NoCompilerError) -> None:
+    """The one policy for a missing or unusable C++ compiler when nothing
+    prebuilt serves a call, in scripts, under the import hook and `transpile
+    run` alike: the caller runs the function as plain Python, after one
+    NoCompilerWarning per function (at its def line); under fullgraph=True
+    the error is raised."""
+    if jf.options.fullgraph:
+        raise exc
     fn = jf.py_func
-    _PYTHON_ONLY.add((fn, arg_types))
+    jf._python_mode[arg_types] = exc.message  # later calls with these types go straight to Python
     if fn not in _WARNED:
         _WARNED.add(fn)
-        warnings.warn_explicit(f"{_no_compiler(fn, arg_types)}: it runs as plain Python",
-                               NoCompilerWarning, fn.__code__.co_filename, fn.__code__.co_firstlineno)
-    raise RunInPython(_no_compiler(fn, arg_types))
+        what = exc.message if exc.message.startswith(f"{fn.__qualname__}(") else f"{fn.__qualname__}: {exc.message}"
+        hint = f"; {exc.hint}" if exc.hint else ""
+        warnings.warn_explicit(f"{what}: it runs as plain Python{hint}", NoCompilerWarning,
+                               fn.__code__.co_filename, fn.__code__.co_firstlineno)
 
 
 def _cache_enabled() -> bool:
@@ -373,16 +380,7 @@ def _cache_enabled() -> bool:
     return cache_enabled()
 
 
-def _no_compiler(fn, arg_types) -> str:
-    sig = ", ".join(t.spell() for t in arg_types)
-    return (f"{fn.__qualname__}({sig}): no C++ compiler found and no prebuilt artifact (install g++ or set "
-            "CXX, or build it with `transpile build --inplace`)")
-
-
 # ---- the import hook --------------------------------------------------------------
-
-_INSTALLED = False
-
 
 def jit_functions(module) -> list:
     """The @jit functions defined (not just imported) in a module."""
@@ -464,19 +462,14 @@ _FINDER = _Finder()
 
 def install_import_hook() -> None:
     """Later imports bind @jit functions to artifacts built by `transpile build
-    --inplace`; with no C++ compiler, functions with nothing prebuilt run as
-    plain Python (with a NoCompilerWarning) instead of raising."""
-    global _INSTALLED
+    --inplace`, so their first call compiles nothing."""
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
-    _INSTALLED = True
 
 
 def uninstall_import_hook() -> None:
-    global _INSTALLED
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
-    _INSTALLED = False
 
 
 def run(argv: list[str], module: bool = False) -> None:

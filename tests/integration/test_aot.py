@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,14 +142,18 @@ def test_stale_artifacts(built, tmp_path):
     assert out.returncode != 0 and "NoCompilerWarning" in out.stderr  # the fallback does warn
 
 
-def test_without_hook_and_without_compiler_the_error_names_the_remedy(built, tmp_path):
+def test_without_hook_and_without_compiler_it_runs_as_python_with_the_remedy(built, tmp_path):
+    """A plain script (no hook, nothing prebuilt, no compiler): one
+    NoCompilerWarning per function naming the remedy, CPython's result."""
     work = tmp_path / "nohook"
     shutil.copytree(built, work, ignore=shutil.ignore_patterns("__pycache__", "nocc-bin"))
     shutil.rmtree(work / "aot_pkg" / "__transpile__")
-    code = "import numpy as np, aot_pkg\naot_pkg.norm2(np.ones(3))\n"
-    out = run_py(["-c", code], work, no_compiler_env(tmp_path), check=False)
-    assert out.returncode == 1
-    assert "no C++ compiler found" in out.stderr and "transpile build" in out.stderr
+    code = "import numpy as np, aot_pkg\nprint(repr(aot_pkg.norm2(np.ones(3))), repr(aot_pkg.norm2(np.ones(4))))\n"
+    out = run_py(["-c", code], work, no_compiler_env(tmp_path))
+    assert out.stdout.split() == [repr(np.float64(1.5)), repr(np.float64(2.0))]
+    assert out.stderr.count("NoCompilerWarning: norm2(float64[::1]): no C++ compiler found") == 1  # once per function
+    assert "NoCompilerWarning: square(float64)" in out.stderr  # the @jit helper norm2 calls, run by Python too
+    assert "transpile build --inplace" in out.stderr
 
 
 def test_damaged_manifest_never_breaks_an_import(built, tmp_path):
@@ -264,7 +269,8 @@ def test_prebuilt_serves_every_call_it_accepts(tmp_path):
     without a compiler: its code for a Python float weight is the same C++, so
     the results have CPython's types.  half(float64) returns w / 2, an
     np.float64; for a Python float CPython gives a float, so that artifact does
-    not serve it (with no compiler there is nothing to run it compiled)."""
+    not serve it (with no compiler it runs as Python: a NoCompilerWarning,
+    an error under -W error)."""
     work = tmp_path / "kern"
     work.mkdir()
     (work / "kern.py").write_text(KERN)
@@ -274,5 +280,64 @@ def test_prebuilt_serves_every_call_it_accepts(tmp_path):
     assert out.returncode == 0 and "2 built" in out.stdout, out.stdout + out.stderr
     out = run_py(["-W", "error", "use.py"], work, no_compiler_env(tmp_path))
     data = json.loads(out.stdout.strip().splitlines()[-1])
-    assert data == {"same": [True] * 5, "half": "np.float64(1.5)", "half(3.0)": "CompileError", "compiles": 0,
+    assert data == {"same": [True] * 5, "half": "np.float64(1.5)", "half(3.0)": "NoCompilerWarning", "compiles": 0,
                     "served": 4}, out.stderr
+
+
+POLICY = """\
+import numpy as np
+from transpile import jit
+
+
+@jit
+def total(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+@jit(fullgraph=True)
+def strict(x):
+    return x.sum()
+
+
+print(repr(total(np.arange(4.0))), repr(total(np.arange(5.0))), flush=True)
+strict(np.ones(2))
+"""
+
+FAKE_COMPILERS = {  # real programs that are not C++20 compilers: what is under test is transpile's check
+    "gcc": ("exec gcc \"$@\"\n", "a library it builds cannot be loaded"),
+    "c++14": ("exec g++ \"$@\" -std=c++14\n", "it does not compile C++20"),
+}
+
+
+@pytest.mark.parametrize("fake", sorted(FAKE_COMPILERS))
+def test_unusable_compiler_is_checked_once_and_nothing_is_cached(tmp_path, fake):
+    """CXX names a C compiler, or a compiler without C++20: the functions run as
+    Python with one NoCompilerWarning (not "a bug in transpile's code
+    generation"), fullgraph=True raises NoCompilerError at the user's line, and
+    nothing is cached, so a second run behaves the same."""
+    if shutil.which("gcc") is None or shutil.which("g++") is None:
+        pytest.skip("needs gcc and g++ to make the fake compilers from")
+    script, why = FAKE_COMPILERS[fake]
+    bindir = tmp_path / "fakecc"
+    bindir.mkdir()
+    wrapper = bindir / "fake-cxx"
+    wrapper.write_text(f"#!/bin/sh\nPATH={os.environ['PATH']}\n{script}")
+    wrapper.chmod(0o755)
+    (tmp_path / "policy.py").write_text(POLICY)
+    env = dict(os.environ, CXX=str(wrapper), TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("TRANSPILE_DEBUG", None)
+    for _ in range(2):
+        out = run_py(["policy.py"], tmp_path, env, check=False)
+        assert out.returncode == 1, out.stderr
+        assert out.stdout.split() == [repr(np.float64(6.0)), repr(np.float64(10.0))]
+        assert out.stderr.count("NoCompilerWarning") == 1 and why in out.stderr
+        assert f"total: the C++ compiler {wrapper} cannot be used" in out.stderr
+        assert "code generation" not in out.stderr
+        frames = [line for line in out.stderr.splitlines() if line.startswith("  File ")]
+        line = POLICY.splitlines().index("strict(np.ones(2))") + 1
+        assert frames == [f'  File "{tmp_path / "policy.py"}", line {line}, in <module>'], out.stderr
+        assert f"NoCompilerError: error: the C++ compiler {wrapper} cannot be used" in out.stderr
+        assert not list((tmp_path / "cache").rglob("module.so"))

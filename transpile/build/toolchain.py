@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..diagnostics import CompileError, GeneratedCodeError, SourceLoc
+from ..diagnostics import CompileError, GeneratedCodeError, NoCompilerError, SourceLoc
 from ..resources import runtime_dir
 
 CANDIDATES = ("g++", "c++", "clang++")
@@ -33,15 +33,73 @@ def _compiler_for(cxx_env: str | None, path_env: str | None) -> Compiler | None:
     return None
 
 
+NO_COMPILER_HINT = ("install one (Debian/Ubuntu: apt-get install g++), or set CXX to its path; functions built "
+                    "ahead of time with `transpile build --inplace` need no compiler")
+
+
 def find_compiler(required: bool = True) -> Compiler | None:
+    """The C++ compiler (CXX, else g++, c++ or clang++ on PATH).  required: one
+    that works, checked once per compiler binary (usable()), else NoCompilerError.
+    Without `required` nothing is run: cache keys need only its identity."""
     cxx = os.environ.get("CXX")
     compiler = _compiler_for(cxx, os.environ.get("PATH"))
-    if compiler is None and required:
-        wanted = f"CXX={cxx!r}" if cxx else "g++, c++ or clang++"
-        raise CompileError(f"no C++ compiler found (looked for {wanted} on PATH)",
-                           hint="install one (Debian/Ubuntu: apt-get install g++), or set CXX to its path; "
-                                "functions built ahead of time with `transpile build` need no compiler")
+    if required:
+        if compiler is None:
+            wanted = f"CXX={cxx!r}" if cxx else "g++, c++ or clang++"
+            raise NoCompilerError(f"no C++ compiler found (looked for {wanted} on PATH)", hint=NO_COMPILER_HINT)
+        problem = usable(compiler)
+        if problem:
+            raise NoCompilerError(f"the C++ compiler {compiler.path} cannot be used: {problem}",
+                                  hint="install g++ >= 10 or clang++ >= 12 and set CXX to it if it is not first on "
+                                       "PATH; functions built ahead of time with `transpile build --inplace` need "
+                                       "no compiler")
     return compiler
+
+
+# A C++20 translation unit that needs the C++ runtime library: a C compiler, a
+# compiler without C++20, or one whose libraries do not load fail it.
+_PROBE = """\
+template <class T> requires (sizeof(T) > 1) constexpr T twice(T x) { return x + x; }
+static_assert(twice(2) == 4 && __cplusplus >= 202002L);
+extern "C" __attribute__((visibility("default"))) int tr_probe(int x) {
+    int *p = new int(twice(x));
+    int r = *p;
+    delete p;
+    try { if (r < 0) throw r; } catch (int) { return -1; }
+    return r;
+}
+"""
+
+
+@lru_cache(maxsize=None)
+def usable(compiler: Compiler) -> str | None:
+    """Why the compiler cannot build transpile's modules, or None: it must
+    compile C++20 into a shared library that loads and runs (checked once per
+    process and compiler binary, before anything is built or cached with it)."""
+    import ctypes
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="transpile-probe-") as d:
+        src, lib = os.path.join(d, "probe.cpp"), os.path.join(d, "probe.so")
+        with open(src, "w") as f:
+            f.write(_PROBE)
+        cmd = [compiler.path, "-std=c++20", "-fPIC", "-shared", "-O0", src, "-o", lib]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"running it failed ({exc})"
+        if proc.returncode != 0:
+            first = next((line for line in proc.stderr.splitlines() if "error" in line), proc.stderr.strip()[:200])
+            return f"it does not compile C++20, which transpile's code needs ({first.split('error: ')[-1].strip()})"
+        try:
+            probe = ctypes.CDLL(lib, mode=os.RTLD_NOW | os.RTLD_LOCAL).tr_probe
+        except (OSError, AttributeError) as exc:
+            why = str(exc).split(": ", 1)[-1]  # "undefined symbol: X" without the temporary path
+            return f"a library it builds cannot be loaded ({why}): is it a C compiler (CXX=gcc rather than g++)?"
+        probe.argtypes, probe.restype = [ctypes.c_int], ctypes.c_int
+        if probe(21) != 42:
+            return "a library it builds gives wrong results"
+    return None
 
 
 # Every level computes floating point as CPython does, operation by operation:
@@ -112,6 +170,14 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
         # nvcc writes file(LINE): error: ...; read it as g++'s file:LINE:COL: error: ...
         stderr = re.sub(r"^(\S+)\((\d+)\): error:", r"\1:\2:0: error:", proc.stderr, flags=re.M)
         raise _compile_error(stderr, source_path)
+    if options.backend == "cpu":  # never cache a library that cannot load (device libraries need their runtime)
+        import ctypes
+
+        try:
+            ctypes.CDLL(output_path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+        except OSError as exc:
+            raise GeneratedCodeError(f"the library the C++ compiler built cannot be loaded: {exc}",
+                                     hint=REPORT_HINT) from None
 
 
 REPORT_HINT = ("this is a bug in transpile's code generation, not in your code: please report it on transpile's "
