@@ -148,8 +148,22 @@ template <class T, int N, int L> Array<T, N, L> from_arg(void *slot) {
     return a;
 }
 
+// An array that fallback code returned (ext_owned) crosses as its owner
+// object, which the bridge takes a reference to while boxing the result, after
+// the entry has returned: our reference is kept until this thread's next
+// result from this module (one object at a time).
+inline void keep_until_next_result(void *ext) {
+    static thread_local void *kept = nullptr;
+    if (kept) ext_refs().decref(kept);
+    kept = ext;
+}
+
 template <class T, int N, int L> void to_result(void *slot, Array<T, N, L> a) {
     tr_array_out *out = static_cast<tr_array_out *>(slot);
+    if (!a.owner.heap && a.owner.ext_owned) {
+        keep_until_next_result(a.owner.ext);
+        a.owner.ext_owned = false;
+    }
     out->data = reinterpret_cast<char *>(a.data);
     for (int k = 0; k < N; ++k) {
         out->shape[k] = a.shape[k];
