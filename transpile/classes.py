@@ -214,6 +214,8 @@ class JitClassMeta(type):
 
                 raise UnsupportedSyntaxError(message + " (fullgraph=True forbids falling back to Python)", None)
             warnings.warn(TranspileFallbackWarning(message), stacklevel=3)
+        if "__call__" not in ns and not any("__call__" in vars(k) for b in bases for k in b.__mro__):
+            ns["__call__"] = _no_call  # MindSpore's jit_class raises ValueError here, not TypeError
         ns["__slots__"] = ()
         ns["__qualname__"] = qualname
         if bases == (_runtime.JitObject,):
@@ -229,6 +231,10 @@ class JitClassMeta(type):
         info.init = info.lookup("__init__")[1] or _empty_init
         cls.__jit_construct__ = _constructor(info)
         return cls
+
+
+def _no_call(self, *args, **kwargs):
+    raise ValueError(f"MsClassObject: '{type(self).__name__}' has no __call__ function, please check the code.")
 
 
 def _where(ns) -> str:

@@ -1,11 +1,13 @@
 """The options of @jit, validated once, frozen, and part of every cache key.
 
 They mirror mindspore.jit: capture_mode, jit_level, dynamic, fullgraph and
-backend, plus the compiler's own: cache and boundscheck.
+backend (MindSpore's mode=, jit_config=, backend names and backend options
+are read too), plus the compiler's own: cache, boundscheck and fastmath.
 """
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import asdict, dataclass
 
 CAPTURE_MODES = ("ast", "bytecode", "trace")
@@ -94,17 +96,80 @@ def _flag(name: str, value) -> bool:
     return value
 
 
+class OptionWarning(UserWarning):
+    """An option given to @jit that is accepted but not used (MindSpore's
+    jit_config, input_signature, backend options; unknown options)."""
+
+
+_WARNED: set = set()
+
+
+def _warn_once(key, message: str) -> None:
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(OptionWarning(f"jit: {message}"), stacklevel=_caller_level())
+
+
+def _caller_level() -> int:
+    """stacklevel of the first frame outside transpile: the user's decorator line."""
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(2), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+# MindSpore's spellings (README "Coming from MindSpore").  Its backends:
+# ms_backend runs kernel by kernel on the host here (cpu); GE sinks the whole
+# graph into an Ascend device, whose counterpart here is backend='ascend'.
+MINDSPORE_BACKENDS = {"ms_backend": "cpu", "GE": "ascend", "": "cpu"}
+MINDSPORE_MODES = {"PSJit": "ast", "PIJit": "bytecode"}
+VALID = "capture_mode, jit_level, dynamic, fullgraph, backend, cache, boundscheck, fastmath, signatures"
+
+
+def _mindspore(capture_mode, jit_level, backend, mode, jit_config, input_signature, hash_args, extra):
+    """capture_mode, jit_level and backend after MindSpore's spellings."""
+    if mode is not None:
+        if mode not in MINDSPORE_MODES:
+            raise ValueError(f"jit: mode={mode!r} is not valid; choose one of 'PSJit', 'PIJit' (or use capture_mode)")
+        if capture_mode not in ("ast", MINDSPORE_MODES[mode]):
+            raise ValueError(f"jit: mode={mode!r} contradicts capture_mode={capture_mode!r}")
+        capture_mode = MINDSPORE_MODES[mode]
+    if isinstance(backend, str) and backend in MINDSPORE_BACKENDS:
+        if backend:
+            _warn_once(("backend", backend), f"backend={backend!r} is MindSpore's name; backend="
+                                             f"{MINDSPORE_BACKENDS[backend]!r} is used, the nearest here")
+        backend = MINDSPORE_BACKENDS[backend]
+    if jit_config is not None:
+        config = dict(getattr(jit_config, "jit_config_dict", None) or jit_config)  # a JitConfig or a dict
+        level = config.pop("jit_level", None)
+        if level and jit_level == "O0":
+            jit_level = level
+        if config:
+            _warn_once(("jit_config", tuple(sorted(config))),
+                       f"jit_config entries {', '.join(sorted(config))} are ignored (only jit_level is used)")
+    for name, value in (("input_signature", input_signature), ("hash_args", hash_args)):
+        if value is not None:
+            _warn_once((name,), f"{name}= is ignored: compiled code is specialized on the types of each call's "
+                                "arguments and shapes are always dynamic")
+    if extra:
+        _warn_once(("extra", tuple(sorted(extra))),
+                   f"option(s) {', '.join(sorted(extra))} are ignored (MindSpore's backend options have no "
+                   f"meaning here); transpile's options are {VALID}")
+    return capture_mode, jit_level, backend
+
+
 def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
                  cache=True, boundscheck=True, signatures=None, fastmath=False, check_toolkit=True,
-                 **extra) -> Options:
+                 mode=None, jit_config=None, input_signature=None, hash_args=None, **extra) -> Options:
     """Validated options.  backend="cuda"/"ascend" need their toolkit (nvcc / CANN): a
     BackendUnavailableError names what is missing unless check_toolkit=False (code
-    inspection needs no toolkit)."""
-    if extra:
-        names = ", ".join(sorted(extra))
-        raise ValueError(
-            f"jit: unknown option(s) {names}; valid options are capture_mode, jit_level, dynamic, "
-            "fullgraph, backend, cache, boundscheck, fastmath, signatures")
+    inspection needs no toolkit).  MindSpore's mode=, jit_config=, backend names and
+    backend options are read as _mindspore says; unknown options are an OptionWarning."""
+    capture_mode, jit_level, backend = _mindspore(capture_mode, jit_level, backend, mode, jit_config,
+                                                  input_signature, hash_args, extra)
     _choose("capture_mode", capture_mode, CAPTURE_MODES)
     _choose("jit_level", jit_level, JIT_LEVELS)
     _choose("backend", backend, BACKENDS)
@@ -138,5 +203,7 @@ def _signatures(value) -> tuple:
 
 
 def cache_enabled() -> bool:
-    """TRANSPILE_CACHE=0 turns the disk cache off (like MS_COMPILER_CACHE_ENABLE)."""
-    return os.environ.get("TRANSPILE_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
+    """TRANSPILE_CACHE=0 turns the disk cache off; MindSpore's
+    MS_COMPILER_CACHE_ENABLE is read when TRANSPILE_CACHE is not set."""
+    value = os.environ.get("TRANSPILE_CACHE", os.environ.get("MS_COMPILER_CACHE_ENABLE", "1"))
+    return value.strip().lower() not in ("0", "false", "no", "off")

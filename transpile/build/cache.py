@@ -25,7 +25,7 @@ SOURCE = "module.cpp"
 
 
 def cache_root() -> Path:
-    env = os.environ.get("TRANSPILE_CACHE_DIR")
+    env = os.environ.get("TRANSPILE_CACHE_DIR") or os.environ.get("MS_COMPILER_CACHE_PATH")  # MindSpore's name
     if env:
         return Path(env).expanduser()
     import platformdirs
