@@ -84,6 +84,7 @@ def python_files(paths: list[str], errors: list) -> list[Path]:
                     if name.endswith(".py") and "transpile" in f.read_text(errors="replace"):
                         out.append(f.resolve())
         elif re.fullmatch(r"[A-Za-z_][\w.]*", arg):
+            cwd_on_path()
             try:
                 spec = importlib.util.find_spec(arg)
             except (ImportError, ValueError) as exc:
@@ -108,6 +109,20 @@ def module_name(path: Path) -> tuple[str, Path]:
         parts.insert(0, d.name)
         d = d.parent
     return ".".join(parts), d
+
+
+def cwd_on_path() -> None:
+    """Module names are looked up from the current folder first, as `python -m`
+    does (the `transpile` executable's own folder is sys.path[0] instead)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+
+
+def import_module(name: str):
+    """A module by its dotted name, from the current folder as `python -m` finds it."""
+    cwd_on_path()
+    return importlib.import_module(name)
 
 
 def import_file(path: Path):

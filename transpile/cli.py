@@ -186,15 +186,17 @@ def _age(seconds: float) -> str:
 
 def _cache(args, parser) -> int:
     from . import cache
+    from .inspection import entry_label
     from .options import cache_enabled
 
     root = cache.directory()
     if args.action in (None, "list"):
         now = time.time()
         rows = []
-        for e in sorted(cache.entries(), key=lambda e: (e.get("function", ""), e.get("created", 0))):
+        for e in sorted(cache.entries(), key=lambda e: (e.get("source_file") or "", e.get("function", ""),
+                                                       e.get("created", 0))):
             sig = "damaged" if e.get("damaged") else ", ".join(e.get("arg_types", []))
-            rows.append((e.get("function", "?"), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
+            rows.append((entry_label(e), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
                          "aot" if e.get("aot") else ""))
         if rows:
             widths = [max(len(r[i]) for r in rows + [("FUNCTION", "SIGNATURE", "SIZE", "AGE", "")])

@@ -296,6 +296,7 @@ class JitFunction:
             compile_shared(str(src), str(staging / cache.LIBRARY), self.options)
             meta = {
                 "function": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
+            "qualname": self.py_func.__qualname__,  # with source_file: `transpile show file.py:f`
                 "source_file": inspect.getsourcefile(self.py_func),
                 "symbol": sym,
                 "arg_types": [str(t) for t in arg_types],

@@ -27,9 +27,7 @@ def load_target(target: str):
         path = Path(where).resolve()
         module = aot.import_file(path)
     else:
-        import importlib
-
-        module = importlib.import_module(where)
+        module = aot.import_module(where)
         path = Path(module.__file__).resolve()
     obj = module
     for part in func.split("."):
@@ -58,8 +56,7 @@ def known_signatures(impl, path: Path, cached: list | None = None) -> list[tuple
                 pass
     if cached:
         for meta in cached:
-            if meta.get("function") != f"{fn.__module__}.{fn.__qualname__}" or \
-                    os.path.realpath(meta.get("source_file") or "") != os.path.realpath(path):
+            if not is_entry_of(meta, fn, path):
                 continue
             try:
                 if meta.get("arg_types_ser") is not None:  # @jit_class instances have no fixed descriptor
@@ -69,6 +66,27 @@ def known_signatures(impl, path: Path, cached: list | None = None) -> list[tuple
             except (ValueError, KeyError, IndexError, LookupError):
                 pass
     return list(dict.fromkeys(sigs))
+
+
+def is_entry_of(meta: dict, fn, path: Path) -> bool:
+    """Whether a cache entry was built for this function of this file, under
+    whatever name its module had then (a script's functions are `__main__.f`)."""
+    if os.path.realpath(meta.get("source_file") or "") != os.path.realpath(path):
+        return False
+    qualname = meta.get("qualname")
+    if qualname is not None:
+        return qualname == fn.__qualname__
+    return meta.get("function") == f"{fn.__module__}.{fn.__qualname__}"  # entries made before "qualname"
+
+
+def entry_label(meta: dict) -> str:
+    """How `transpile cache list` names an entry: FILE:QUALNAME, which
+    `transpile show` accepts, relative to the current folder when below it."""
+    src, qualname = meta.get("source_file"), meta.get("qualname")
+    if not src or not qualname:
+        return meta.get("function", "?")
+    rel = os.path.relpath(src)
+    return f"{src if rel.startswith('..') else rel}:{qualname}"
 
 
 def _cached() -> list:

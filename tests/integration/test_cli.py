@@ -117,7 +117,7 @@ def test_build_reports_broken_function_and_builds_the_rest(project, capsys):
     # cache list / info / clear
     assert cli.main(["cache", "list"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"clikern\.good\s+\(float, float64\[:\]\)\s+\d+\.\d KiB\s+\d+ s\s+aot", out), out
+    assert re.search(r"clikern\.py:good\s+\(float, float64\[:\]\)\s+\d+\.\d KiB\s+\d+ s\s+aot", out), out
     assert "1 entries" in out
     assert cli.main(["cache", "info"]) == 0
     info = capsys.readouterr().out
@@ -257,3 +257,49 @@ def test_user_errors_end_at_the_users_call(tmp_path, case):
     out = subprocess.run([sys.executable, str(script), case], capture_output=True, text=True, timeout=300,
                          env=dict(env, TRANSPILE_DEBUG="1"))
     assert out.returncode == 1 and f"{os.sep}transpile{os.sep}dispatcher.py" in out.stderr
+
+
+SCRIPT_DOT = '''\
+import numpy as np
+from transpile import jit
+
+
+@jit
+def dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+print(dot(np.arange(3.0), np.ones(3)))
+'''
+
+
+def test_a_scripts_entries_are_found_by_file_and_packages_by_dotted_name(tmp_path):
+    """`python k.py` compiles dot as __main__.dot: `transpile show k.py:dot`
+    (no --signature) prints that specialization and `transpile cache list`
+    names it k.py:dot.  From a package's parent folder `transpile build
+    mypkg.kernels` and `show mypkg.kernels:total` find it, as `python -m` does."""
+    (tmp_path / "k.py").write_text(SCRIPT_DOT)
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "mypkg" / "kernels.py").write_text(
+        "from transpile import jit\n\n\n@jit(signatures=['float64[:]'])\ndef total(x):\n    return x.sum()\n")
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+
+    def run(*args):
+        out = subprocess.run([*args], cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
+        assert out.returncode == 0, out.stdout + out.stderr
+        return out.stdout
+
+    assert run(sys.executable, "k.py").strip() == "3.0"
+    cpp = run(str(EXE), "show", "k.py:dot", "--color", "never")
+    assert "// dot(a: float64[::1], b: float64[::1]) -> float64    [k.py:6]" in cpp
+    assert "// k.py:9  s += a[i] * b[i]" in cpp
+    listed = run(str(EXE), "cache", "list")
+    assert re.search(r"^k\.py:dot\s+\(float64\[::1\], float64\[::1\]\)", listed, re.M), listed
+    assert "__main__" not in listed
+    assert "1 built" in run(str(EXE), "build", "-q", "mypkg.kernels")
+    assert "// total(float64[:]) -> float64" in run(str(EXE), "show", "mypkg.kernels:total")
+    assert re.search(r"^mypkg/kernels\.py:total\s+\(float64\[:\]\)", run(str(EXE), "cache", "list"), re.M)
