@@ -5,4 +5,4 @@ TRANSPILE_CACHE=0 turns the cache off (builds then last one process)."""
 from __future__ import annotations
 
 from .build.cache import cache_root as directory  # noqa: F401
-from .build.cache import clear, entries  # noqa: F401
+from .build.cache import CacheError, CacheWarning, clear, entries, verify  # noqa: F401

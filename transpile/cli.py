@@ -13,7 +13,7 @@ transpile: a Python -> C++ compiler for numeric Python.
   transpile run script.py ARGS    run a script with the import hook (prebuilt artifacts, no compile)
   transpile show FILE:FUNC        print the C++ generated for a function
   transpile annotate FILE         an HTML report: what compiled, what fell back, inferred types
-  transpile cache list|info|clear the compile cache
+  transpile cache list|info|clear|verify  the compile cache
 """
 
 EPILOG = "Run `transpile COMMAND --help` for a command's options."
@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     csub.add_parser("info", help="where the cache is, its size, the compiler")
     cl = csub.add_parser("clear", help="remove entries")
     cl.add_argument("--older-than", type=float, metavar="DAYS", help="only entries older than DAYS days")
+    v = csub.add_parser("verify", help="check every entry (owner, permissions, signature, library hash); remove "
+                        "damaged ones and leftovers of killed builds")
+    v.add_argument("--dry-run", action="store_true", help="report only, remove nothing")
     return p
 
 
@@ -186,25 +189,26 @@ def _age(seconds: float) -> str:
 
 def _cache(args, parser) -> int:
     from . import cache
-    from .inspection import entry_label
     from .options import cache_enabled
 
     root = cache.directory()
     if args.action in (None, "list"):
         now = time.time()
         rows = []
-        for e in sorted(cache.entries(), key=lambda e: (e.get("source_file") or "", e.get("function", ""),
-                                                       e.get("created", 0))):
-            sig = "damaged" if e.get("damaged") else ", ".join(e.get("arg_types", []))
-            rows.append((entry_label(e), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
+        listed = cache.entries()
+        for e in sorted(listed, key=lambda e: (e.get("function", ""), e.get("created", 0))):
+            sig = e["problem"] if e.get("damaged") else ", ".join(e.get("arg_types", []))
+            rows.append((e.get("function", "?"), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
                          "aot" if e.get("aot") else ""))
         if rows:
             widths = [max(len(r[i]) for r in rows + [("FUNCTION", "SIGNATURE", "SIZE", "AGE", "")])
                       for i in range(5)]
             for r in [("FUNCTION", "SIGNATURE", "SIZE", "AGE", "")] + rows:
                 print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-        total = sum(e["size"] for e in cache.entries())
-        print(f"{len(rows)} entries, {_size(total)} in {root}")
+        total = sum(e["size"] for e in listed)
+        bad = sum(1 for e in listed if e.get("damaged"))
+        hint = f" ({bad} damaged: `transpile cache verify` removes them)" if bad else ""
+        print(f"{len(rows)} entries, {_size(total)} in {root}{hint}")
         return 0
     if args.action == "info":
         from .build.toolchain import find_compiler
@@ -217,6 +221,12 @@ def _cache(args, parser) -> int:
         print(f"size:      {_size(sum(e['size'] for e in entries))}")
         print(f"compiler:  {compiler.path if compiler else 'none found (set CXX or install g++)'}")
         return 0
+    if args.action == "verify":
+        report = cache.verify(repair=not args.dry_run)
+        for path, problem, action in report:
+            print(f"{path}: {problem}: {action}")
+        print(f"{len(cache.entries())} entries checked in {root}: {len(report)} problem(s)")
+        return 1 if any(a.startswith(("could not", "left alone")) for _, _, a in report) else 0
     removed = cache.clear(args.older_than)
     scope = f" older than {args.older_than:g} days" if args.older_than is not None else ""
     print(f"removed {removed} entries{scope} from {root}")

@@ -267,57 +267,41 @@ class JitFunction:
             return prebuilt
         use_cache = self.options.cache and cache_enabled()
         key = self._key(arg_types)
-        root = None if use_cache else _private_root()
-        meta = cache.load(key, root) if use_cache else None
-        if meta is not None and _deps_valid(meta):
-            return meta
-        with cache.locked(key, root):
-            meta = cache.load(key, root)
-            if meta is not None and _deps_valid(meta):
-                return meta
-            return self._build(key, arg_types, root)
+        return cache.fetch(key, lambda staging: self._build(key, arg_types, staging), valid=_entry_valid,
+                           root=None if use_cache else cache.private_root())
 
-    def _build(self, key: str, arg_types: tuple, root) -> dict:
+    def _build(self, key: str, arg_types: tuple, staging) -> dict:
+        """Translates and compiles into the staging folder; returns the metadata."""
         from .build.toolchain import compile_shared
         from .cxx.names import symbol
+        from .fallback_rt import with_sources
         from .passes.pipeline import translate
 
         global COMPILE_COUNT
         COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
-        from .fallback_rt import with_sources
-
         regions = with_sources(tr.regions)  # the entry runs wherever the project moves
-        staging = cache.staging_dir(key, root)
-        try:
-            src = staging / cache.SOURCE
-            src.write_text(tr.cpp)
-            compile_shared(str(src), str(staging / cache.LIBRARY), self.options)
-            meta = {
-                "function": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
-            "qualname": self.py_func.__qualname__,  # with source_file: `transpile show file.py:f`
-                "source_file": inspect.getsourcefile(self.py_func),
-                "symbol": sym,
-                "arg_types": [str(t) for t in arg_types],
-                "return_type": str(tr.return_type),
-                "arg_desc": _flat_descriptor(arg_types),
-                "arg_types_ser": [T.serialize(t) for t in arg_types],
-                "result_desc": _flat_descriptor([tr.return_type]),
-                "result_type_ser": T.serialize(tr.return_type),
-                "layouts": [T.serialize(t) for t in tr.layouts],
-                "uses_objects": bool(tr.layouts),
-                "options": self.options.key(),
-                "deps": _dependencies(tr.program, self.py_func),
-                "regions": regions,
-                "fallbacks": tr.fallbacks,
-            }
-            return cache.commit(key, staging, meta, root)
-        except BaseException:
-            import shutil
-
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+        src = staging / cache.SOURCE
+        src.write_text(tr.cpp)
+        compile_shared(str(src), str(staging / cache.LIBRARY), self.options)
+        return {
+            "function": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
+            "source_file": inspect.getsourcefile(self.py_func),
+            "symbol": sym,
+            "arg_types": [str(t) for t in arg_types],
+            "return_type": str(tr.return_type),
+            "arg_desc": _flat_descriptor(arg_types),
+            "arg_types_ser": [T.serialize(t) for t in arg_types],
+            "result_desc": _flat_descriptor([tr.return_type]),
+            "result_type_ser": T.serialize(tr.return_type),
+            "layouts": [T.serialize(t) for t in tr.layouts],
+            "uses_objects": bool(tr.layouts),
+            "options": self.options.key(),
+            "deps": _dependencies(tr.program, self.py_func),
+            "regions": regions,
+            "fallbacks": tr.fallbacks,
+        }
 
 
 def _flat_descriptor(types):
@@ -327,23 +311,6 @@ def _flat_descriptor(types):
     if any(T.mentions_instance(t) for t in types):
         return None
     return [x for t in types for x in T.to_descriptor(t)]
-
-
-_PRIVATE_ROOT = None
-
-
-def _private_root():
-    """With the cache disabled, builds go to a directory of this process."""
-    global _PRIVATE_ROOT
-    if _PRIVATE_ROOT is None:
-        import atexit
-        import shutil
-        import tempfile
-        from pathlib import Path
-
-        _PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="transpile-nocache-"))
-        atexit.register(shutil.rmtree, _PRIVATE_ROOT, True)
-    return _PRIVATE_ROOT
 
 
 def _value_hash(value) -> str:
@@ -380,6 +347,19 @@ def _resolve(module: str, qualname: str):
         info = info_of(obj)  # a @jit_class keeps its __init__ out of the class: constructors call it
         obj = info.members[part][1] if info is not None and part in info.members else getattr(obj, part, None)
     return obj
+
+
+def _entry_valid(meta: dict) -> bool:
+    """A sound entry is used while its dependencies are unchanged and its
+    result type reads back (an entry of another version is rebuilt)."""
+    try:
+        if meta.get("result_type_ser") is not None:
+            T.deserialize(meta["result_type_ser"])
+        else:
+            T.from_descriptor(tuple(meta["result_desc"]))
+    except (ValueError, TypeError, KeyError, IndexError, LookupError):
+        return False
+    return _deps_valid(meta)
 
 
 def _deps_valid(meta: dict) -> bool:

@@ -2,12 +2,19 @@
 
 Content-addressed: the key hashes everything that decides the generated
 code and its build, computed before any parsing.  Entries are written to a
-temporary directory and renamed into place under a file lock, so concurrent
-processes never see half an entry or build the same one twice; a damaged
-entry (checksum mismatch) is removed and rebuilt.
+staging directory and renamed into place under a file lock, so concurrent
+processes never see half an entry or build the same one twice.
+
+Nothing is loaded on trust (build/trust.py): the root and each entry must be
+this user's and not writable by others, and an entry's signed metadata must
+verify and the library's hash match it before anything is dlopen'ed.  An
+invalid entry is set aside (renamed, never run) and rebuilt; an entry that
+cannot be read for permission reasons is left alone and the build goes to a
+private directory, as it does when the cache is read-only.
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -16,12 +23,28 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
+
+from . import meta_schema, trust
 
 META = "meta.json"
 LIBRARY = "module.so"
 SOURCE = "module.cpp"
+SET_ASIDE = ".invalid-"  # prefix of entries set aside (inside the shard folder)
+
+
+class CacheWarning(RuntimeWarning):
+    """The cache cannot be used as configured; builds go to a private directory."""
+
+
+class CacheError(OSError):
+    """The cache cannot be used and nothing sensible can replace it."""
+
+
+class Invalid(Exception):
+    """An entry that exists but must not be run."""
 
 
 def cache_root() -> Path:
@@ -33,12 +56,80 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir("transpile", appauthor=False))
 
 
+_ROOTS: dict = {}  # configured root -> the root to use (itself, or the private one)
+
+
+def usable_root() -> Path:
+    """The configured root, created 0700 and checked; a private directory
+    (with a CacheWarning) when it belongs to another user, others can write
+    it, or the signing key cannot be trusted."""
+    configured = cache_root()
+    known = _ROOTS.get(configured)
+    if known is not None:
+        return known
+    try:
+        _make_private_dir(configured)
+        trust.check_owned(configured)
+        root = configured
+    except trust.Untrusted as exc:
+        _warn(f"the compile cache is not used: {exc}", "make it yours and private (chmod 700), or set "
+              "TRANSPILE_CACHE_DIR to a directory of your own")
+        root = private_root()
+    except (FileExistsError, NotADirectoryError):
+        raise CacheError(f"the compile cache {configured} cannot be created: it or a folder above "
+                         "it is a file; remove that file or set TRANSPILE_CACHE_DIR to a directory") from None
+    except OSError as exc:  # read-only file system, no permission to create it
+        _warn(f"the compile cache {configured} cannot be created ({exc.strerror})", "check its permissions, or set "
+              "TRANSPILE_CACHE_DIR")
+        root = private_root()
+    if root == configured:
+        problem = trust.key_problem()
+        if problem:
+            _warn(f"the cache's signing key cannot be used: {problem}", f"remove {trust.config_dir() / trust.KEY_FILE} "
+                  "and its folder's write access for others; a new key is made and the cache rebuilt")
+            root = private_root()
+    _ROOTS[configured] = root
+    return root
+
+
+def _make_private_dir(path: Path) -> None:
+    if path.is_dir():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        if not path.is_dir():
+            raise
+        return
+    os.chmod(path, 0o700)  # whatever the umask
+
+
+_PRIVATE_ROOT = None
+
+
+def private_root() -> Path:
+    """A directory of this process (0700), removed at exit."""
+    global _PRIVATE_ROOT
+    if _PRIVATE_ROOT is None:
+        import atexit
+
+        _PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="transpile-private-"))
+        atexit.register(shutil.rmtree, _PRIVATE_ROOT, True)
+    return _PRIVATE_ROOT
+
+
+def _warn(message: str, fix: str) -> None:
+    warnings.warn(CacheWarning(f"{message}; compiling into a private directory of this process instead ({fix})"),
+                  stacklevel=3)
+
+
 def make_key(parts: list) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def entry_dir(key: str, root: Path | None = None) -> Path:
-    return (root or cache_root()) / key[:2] / key
+    return (root or usable_root()) / key[:2] / key
 
 
 def file_digest(path: Path) -> str:
@@ -49,51 +140,153 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def load(key: str, root: Path | None = None) -> dict | None:
-    """The entry's metadata if present and intact; a damaged entry is removed."""
-    d = entry_dir(key, root)
-    meta_path = d / META
+def read_entry(d: Path, key: str) -> dict:
+    """The metadata of the entry in d, checked before its library may be
+    loaded.  FileNotFoundError: no entry; PermissionError: unreadable (left
+    alone); trust.Untrusted: another user's or writable by others; Invalid:
+    damaged, forged or from another version (to be set aside)."""
+    trust.check_owned(d)
+    with _open_owned(d / META) as f:
+        raw = f.read()
     try:
-        with open(meta_path) as f:
-            meta = json.load(f)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        _discard(d)
-        return None
+        meta = json.loads(raw)
+    except ValueError as exc:
+        raise Invalid(f"meta.json is not JSON ({exc})") from None
+    if not isinstance(meta, dict):
+        raise Invalid(meta_schema.problem(meta))
+    if not trust.signed(key, meta):
+        raise Invalid("meta.json's signature does not verify (written by someone else, or under another key)")
+    why = meta_schema.problem(meta)
+    if why:
+        raise Invalid(why)
     lib = d / LIBRARY
-    try:
-        if lib.stat().st_size != meta.get("library_size") or file_digest(lib) != meta.get("library_sha256"):
-            _discard(d)
-            return None
-    except OSError:
-        _discard(d)
-        return None
+    with _open_owned(lib) as f:
+        st = os.fstat(f.fileno())
+        if st.st_size != meta["library_size"]:
+            raise Invalid(f"{LIBRARY} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
+        h = hashlib.sha256()
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    if h.hexdigest() != meta["library_sha256"]:
+        raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
     meta["dir"] = str(d)
     return meta
 
 
-def _discard(d: Path) -> None:
-    shutil.rmtree(d, ignore_errors=True)
+def _open_owned(path: Path):
+    """Opens a file of an entry for reading, refusing links and files that
+    are not this user's alone to write."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:
+        trust.check_owned(path, os.fstat(fd))
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def load(key: str, root: Path | None = None) -> dict | None:
+    """The entry's metadata if present and sound; an invalid entry is set
+    aside and None returned.  Raises PermissionError or trust.Untrusted for an
+    entry that must be left alone (fetch then builds privately)."""
+    d = entry_dir(key, root)
+    try:
+        return read_entry(d, key)
+    except (FileNotFoundError, NotADirectoryError):
+        if d.exists() and not d.is_dir():
+            set_aside(d)
+        return None
+    except Invalid:
+        set_aside(d)
+        return None
+
+
+def set_aside(d: Path) -> None:
+    """Renames an invalid entry out of the way (kept for inspection until
+    `transpile cache clear`/`verify`); it is never loaded again."""
+    try:
+        os.rename(d, d.with_name(f"{SET_ASIDE}{d.name}-{time.time_ns()}"))
+    except FileNotFoundError:
+        pass  # another process set it aside first
+
+
+def _shard(key: str, root: Path) -> Path:
+    """The entry's parent folder; a file in its way (inside our own root) is
+    set aside."""
+    base = root / key[:2]
+    try:
+        base.mkdir(exist_ok=True, mode=0o700)
+    except FileExistsError:
+        set_aside(base)
+        base.mkdir(exist_ok=True, mode=0o700)
+    return base
+
+
+def _acquire(key: str, root: Path) -> int:
+    """Takes the entry's build lock (a folder in its place is set aside)."""
+    lock = _shard(key, root) / f"{key}.lock"
+    if lock.is_dir() and not lock.is_symlink():
+        set_aside(lock)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 @contextmanager
 def locked(key: str, root: Path | None = None):
     """An exclusive lock for building one entry (held across processes)."""
-    base = (root or cache_root()) / key[:2]
-    base.mkdir(parents=True, exist_ok=True)
-    with open(base / f"{key}.lock", "a+") as f:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+    fd = _acquire(key, root or usable_root())
+    try:
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def staging_dir(key: str, root: Path | None = None) -> Path:
-    base = (root or cache_root()) / key[:2]
-    base.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{key[:16]}-", dir=base))
+    """A fresh build folder, named with this process's id so that one left by
+    a killed build can be recognised and removed (remove_stale)."""
+    base = _shard(key, root or usable_root())
+    return Path(tempfile.mkdtemp(prefix=f".{key[:16]}-{os.getpid()}-", dir=base))
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stale_staging(root: Path) -> list[Path]:
+    """Staging folders whose building process is gone (killed mid-build)."""
+    out = []
+    try:
+        shards = [s for s in root.iterdir() if len(s.name) == 2 and s.is_dir()]
+    except OSError:
+        return out
+    for shard in shards:
+        try:
+            names = [p for p in shard.iterdir() if p.name.startswith(".") and not p.name.startswith(SET_ASIDE)]
+        except OSError:
+            continue
+        for p in names:
+            parts = p.name.split("-")
+            if len(parts) >= 3 and parts[1].isdigit() and not _pid_alive(int(parts[1])):
+                out.append(p)
+    return out
+
+
+def remove_stale(root: Path) -> int:
+    stale = stale_staging(root)
+    for p in stale:
+        shutil.rmtree(p, ignore_errors=True)
+    return len(stale)
 
 
 def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dict:
@@ -101,47 +294,207 @@ def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dic
     lib = staging / LIBRARY
     meta = dict(meta, library_size=lib.stat().st_size, library_sha256=file_digest(lib), created=time.time(),
                 python=sys.implementation.cache_tag)
+    meta["signature"] = trust.signature(key, meta)
     with open(staging / META, "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
+    os.chmod(staging, 0o700)
     final = entry_dir(key, root)
-    if final.exists():
-        _discard(final)
+    if final.exists():  # loaded, sound, but stale (its dependencies changed)
+        remove(final)
     os.rename(staging, final)
     meta["dir"] = str(final)
     return meta
 
 
+_PRIVATE_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
+
+
+def fetch(key: str, build, valid=None, root: Path | None = None) -> dict:
+    """The entry of key: loaded when present, sound and valid(meta), else
+    built by build(staging_folder) -> metadata and committed.
+
+    An entry that cannot be trusted or read, and a cache that cannot be
+    written, send the build to the private directory with a CacheWarning;
+    an entry deleted under us is retried once first."""
+    root = root or usable_root()
+    retried = False
+    while True:
+        try:
+            return _fetch_in(key, build, valid, root)
+        except _CacheTrouble as trouble:
+            exc = trouble.__cause__
+            if isinstance(exc, FileNotFoundError) and not retried:
+                retried = True  # removed by a concurrent `cache clear`: once more, then privately
+                continue
+            if root == private_root():
+                raise exc from None
+            _warn(f"the cache entry {entry_dir(key, root)} cannot be used: {exc}",
+                  "`transpile cache verify` reports what is wrong")
+            root = private_root()
+
+
+class _CacheTrouble(Exception):
+    """Wraps an error of the cache's own file operations (never of the build)."""
+
+
+def _fetch_in(key: str, build, valid, root: Path) -> dict:
+    with _cache_ops():
+        meta = load(key, root)
+    if meta is not None and (valid is None or valid(meta)):
+        return meta
+    with _cache_ops():
+        lock = _acquire(key, root)
+    try:
+        with _cache_ops():
+            meta = load(key, root)
+        if meta is not None and (valid is None or valid(meta)):
+            return meta
+        with _cache_ops():
+            remove_stale(root)
+            staging = staging_dir(key, root)
+        try:
+            meta = build(staging)
+            with _cache_ops():
+                return commit(key, staging, meta, root)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    finally:
+        os.close(lock)
+
+
+@contextmanager
+def _cache_ops():
+    try:
+        yield
+    except trust.Untrusted as exc:
+        raise _CacheTrouble() from exc
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+        raise _CacheTrouble() from exc
+    except OSError as exc:
+        if exc.errno in _PRIVATE_ERRNOS:
+            raise _CacheTrouble() from exc
+        raise
+
+
+def _entry_dirs(root: Path):
+    try:
+        shards = sorted(s for s in root.iterdir() if len(s.name) == 2 and s.is_dir())
+    except OSError:
+        return
+    for shard in shards:
+        try:
+            names = sorted(shard.iterdir())
+        except OSError:
+            continue
+        for d in names:
+            if not d.name.startswith(".") and not d.name.endswith(".lock"):
+                yield d
+
+
+def _size(d: Path) -> int:
+    try:
+        return sum(p.lstat().st_size for p in d.iterdir()) if d.is_dir() else d.lstat().st_size
+    except OSError:
+        return 0
+
+
+def check(d: Path) -> tuple[dict, str | None]:
+    """(metadata or {}, problem or None) of one entry folder, never raising."""
+    try:
+        return read_entry(d, d.name), None
+    except FileNotFoundError as exc:
+        return {}, f"incomplete: {Path(exc.filename or d).name} is missing"
+    except (NotADirectoryError, IsADirectoryError):
+        return {}, "not an entry folder"
+    except PermissionError as exc:
+        return {}, f"unreadable: {exc.strerror}"
+    except trust.Untrusted as exc:
+        return {}, f"untrusted: {exc}"
+    except Invalid as exc:
+        return {}, f"invalid: {exc}"
+    except OSError as exc:
+        return {}, f"unreadable: {exc}"
+
+
 def entries(root: Path | None = None) -> list[dict]:
+    """Every entry with its metadata ('problem' set for one that would not be
+    loaded), 'dir', 'key' and 'size'; never raises on a bad entry."""
     root = root or cache_root()
     out = []
-    if not root.is_dir():
-        return out
-    for sub in sorted(root.iterdir()):
-        if not sub.is_dir():
-            continue
-        for d in sorted(sub.iterdir()):
-            meta_path = d / META
-            if d.is_dir() and meta_path.is_file():
-                try:
-                    with open(meta_path) as f:
-                        meta = json.load(f)
-                except (OSError, ValueError):
-                    meta = {"damaged": True}
-                meta["dir"] = str(d)
-                meta["key"] = d.name
-                meta["size"] = sum(p.stat().st_size for p in d.iterdir() if p.is_file())
-                out.append(meta)
+    for d in _entry_dirs(root):
+        meta, why = check(d)
+        if why:
+            meta = {"damaged": True, "problem": why}
+        meta.update(dir=str(d), key=d.name, size=_size(d))
+        out.append(meta)
     return out
 
 
+def leftovers(root: Path | None = None) -> list[Path]:
+    """Entries set aside and staging folders of dead processes."""
+    root = root or cache_root()
+    aside = []
+    try:
+        shards = [s for s in root.iterdir() if len(s.name) == 2 and s.is_dir()]
+        aside = [p for p in root.iterdir() if p.name.startswith(SET_ASIDE)]  # shard folders that were files
+    except OSError:
+        shards = []
+    for shard in shards:
+        try:
+            aside += [p for p in shard.iterdir() if p.name.startswith(SET_ASIDE)]
+        except OSError:
+            continue
+    return sorted(aside) + stale_staging(root)
+
+
+def remove(path: Path) -> bool:
+    """Removes an entry or leftover; False when it could not be (permissions)."""
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
+
+
 def clear(older_than_days: float | None = None, root: Path | None = None) -> int:
-    """Removes entries (all, or those older than the given age); returns how many."""
+    """Removes entries (all, or those older than the given age) and, when
+    clearing all, leftovers; returns how many entries."""
     root = root or cache_root()
     removed = 0
     now = time.time()
     for meta in entries(root):
-        if older_than_days is not None and now - meta.get("created", now) < older_than_days * 86400:
+        created = meta.get("created")
+        if older_than_days is not None and isinstance(created, (int, float)) \
+                and now - created < older_than_days * 86400:
             continue
-        _discard(Path(meta["dir"]))
-        removed += 1
+        removed += remove(Path(meta["dir"]))
+    if older_than_days is None:
+        for p in leftovers(root):
+            remove(p)
     return removed
+
+
+def verify(root: Path | None = None, repair: bool = True) -> list[tuple[Path, str, str]]:
+    """(path, problem, action) for each bad entry and leftover; with repair,
+    invalid entries and leftovers are removed (they rebuild on next use);
+    entries of other users or unreadable ones are only reported."""
+    root = root or cache_root()
+    report = []
+    for d in _entry_dirs(root):
+        _, why = check(d)
+        if why is None:
+            continue
+        fixable = why.startswith(("invalid", "incomplete", "not an entry"))
+        action = ("removed" if remove(d) else "could not remove") if repair and fixable else \
+            "left alone (fix its owner or permissions, or remove it)" if not fixable else "would remove"
+        report.append((d, why, action))
+    for p in leftovers(root):
+        why = "set aside (invalid)" if p.name.startswith(SET_ASIDE) else "staging folder of a dead process"
+        report.append((p, why, ("removed" if remove(p) else "could not remove") if repair else "would remove"))
+    return report

@@ -95,39 +95,21 @@ def accessor_module(t: T.Instance) -> AccessorModule:
     key = cache.make_key([_runtime.ABI_VERSION, fingerprint(), "jit_class layout", layout_key(t),
                           compiler.identity if compiler else None, flags(options), sys.implementation.cache_tag,
                           numpy.__version__])
-    use_cache = options.cache and cache_enabled()
-    root = None
-    if not use_cache:
-        from ..dispatcher import _private_root
-
-        root = _private_root()
-    meta = cache.load(key, root)
-    if meta is None:
-        with cache.locked(key, root):
-            meta = cache.load(key, root)
-            if meta is None:
-                meta = _build(t, options, key, root)
+    root = None if options.cache and cache_enabled() else cache.private_root()
+    meta = cache.fetch(key, lambda staging: _build(t, options, staging), root=root)
     library = os.path.join(meta["dir"], cache.LIBRARY)
     init_regions(library, ())
     return AccessorModule(library, meta["symbols"])
 
 
-def _build(t: T.Instance, options, key: str, root) -> dict:
-    import shutil
-
+def _build(t: T.Instance, options, staging) -> dict:
     from .. import dispatcher
     from .toolchain import compile_shared
 
     dispatcher.COMPILE_COUNT += 1
     text, symbols = source(t, options)
-    staging = cache.staging_dir(key, root)
-    try:
-        src = staging / cache.SOURCE
-        src.write_text(text)
-        compile_shared(str(src), str(staging / cache.LIBRARY), options)
-        meta = {"function": f"{t.cls.module}.{t.cls.qualname} (field accessors)", "layout": t.spell(),
-                "symbols": symbols, "arg_types": [], "return_type": t.spell()}
-        return cache.commit(key, staging, meta, root)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    src = staging / cache.SOURCE
+    src.write_text(text)
+    compile_shared(str(src), str(staging / cache.LIBRARY), options)
+    return {"function": f"{t.cls.module}.{t.cls.qualname} (field accessors)", "layout": t.spell(),
+            "symbols": symbols, "arg_types": [], "return_type": t.spell()}

@@ -1,0 +1,127 @@
+"""The cache never runs code it cannot trust: planted libraries (with or
+without forged metadata) are never loaded, a cache root or entry of another
+user or writable by others is refused, the root is created 0700, and the
+signing key must be private."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from . import cacheproj as cp
+
+PLANTED = r'''
+#include <stdio.h>
+__attribute__((constructor)) static void planted(void) {
+    FILE *f = fopen(MARKER, "w");
+    if (f) { fputs("planted code ran", f); fclose(f); }
+}
+'''
+
+
+def planted_library(tmp_path, marker) -> bytes:
+    """A real shared library whose constructor writes the marker file."""
+    src = tmp_path / "planted.c"
+    src.write_text(PLANTED)
+    out = tmp_path / "planted.so"
+    subprocess.run(["g++", "-x", "c", "-shared", "-fPIC", f'-DMARKER="{marker}"', str(src), "-o", str(out)],
+                   check=True, timeout=60)
+    return out.read_bytes()
+
+
+def test_planted_library_is_never_loaded(tmp_path):
+    proj, cache = cp.make(tmp_path), tmp_path / "cache"
+    marker = tmp_path / "marker"
+    planted = planted_library(tmp_path, marker)
+    assert cp.run(proj, cache, "kernel", "twice_int")["compiles"] == 2
+    # 1. the library swapped, metadata untouched; 2. metadata forged to match the planted library
+    lib_only = cp.entry_of(cache, "kernel", "float64[::1], int")
+    (lib_only / "module.so").write_bytes(planted)
+    forged = cp.entry_of(cache, "twice", "int")
+    (forged / "module.so").write_bytes(planted)
+    meta = json.loads((forged / "meta.json").read_text())
+    import hashlib
+
+    meta.update(library_size=len(planted), library_sha256=hashlib.sha256(planted).hexdigest())
+    (forged / "meta.json").write_text(json.dumps(meta))
+
+    r = cp.run(proj, cache, "kernel", "twice_int")
+    assert not marker.exists(), "the planted library's constructor ran"
+    assert r["compiles"] == 2 and r["results"] == ["np.float64(20.0)", "6"]
+    assert len(cp.set_aside(cache)) == 2  # kept for inspection, never run
+    assert cp.run(proj, cache, "kernel", "twice_int")["compiles"] == 0
+    assert not marker.exists()
+
+
+def test_root_created_private(tmp_path):
+    proj, cache = cp.make(tmp_path), tmp_path / "a" / "cache"
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=str(cache), PYTHONDONTWRITEBYTECODE="1")
+    out = subprocess.run([sys.executable, "run.py", "twice_int"], cwd=proj, env=env, capture_output=True, text=True,
+                         timeout=300, preexec_fn=lambda: os.umask(0))
+    assert out.returncode == 0, out.stderr
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    for d in cache.glob("*/*"):
+        if d.is_dir():
+            assert stat.S_IMODE(d.stat().st_mode) & 0o077 == 0, d
+
+
+def test_world_writable_root_is_refused(tmp_path):
+    proj, cache = cp.make(tmp_path), tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o777)
+    r = cp.run(proj, cache, "twice_int")
+    assert r["compiles"] == 1 and r["results"] == ["6"]
+    assert any("CacheWarning" in w and str(cache) in w and "writable by group and others" in w
+               for w in r["warnings"]), r["warnings"]
+    assert list(cache.iterdir()) == []  # nothing written there, nothing read
+    assert cp.run(proj, cache, "twice_int")["compiles"] == 1
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
+def test_foreign_owned_root_and_entry_are_refused(tmp_path):
+    proj = cp.make(tmp_path)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir(mode=0o700)
+    os.chown(foreign, 65534, 65534)
+    r = cp.run(proj, foreign, "twice_int")
+    assert r["compiles"] == 1 and any("owned by uid 65534" in w for w in r["warnings"]), r["warnings"]
+    assert list(foreign.iterdir()) == []
+
+    cache = tmp_path / "cache"
+    cp.run(proj, cache, "twice_int")
+    entry = cp.entry_of(cache, "twice", "int")
+    os.chown(entry, 65534, 65534)
+    r = cp.run(proj, cache, "twice_int")
+    assert r["compiles"] == 1 and r["results"] == ["6"]
+    assert any("CacheWarning" in w and "owned by uid 65534" in w for w in r["warnings"]), r["warnings"]
+    assert entry.is_dir() and not cp.set_aside(cache)  # refused, not deleted: it is not ours
+
+
+def test_entry_writable_by_others_is_refused(tmp_path):
+    proj, cache = cp.make(tmp_path), tmp_path / "cache"
+    cp.run(proj, cache, "twice_int")
+    entry = cp.entry_of(cache, "twice", "int")
+    (entry / "module.so").chmod(0o666)
+    r = cp.run(proj, cache, "twice_int")
+    assert r["compiles"] == 1 and any("writable by group and others" in w for w in r["warnings"]), r["warnings"]
+
+
+def test_signing_key_must_be_private(tmp_path):
+    proj, cache, config = cp.make(tmp_path), tmp_path / "cache", tmp_path / "config"
+    r = cp.run(proj, cache, "twice_int", TRANSPILE_CONFIG_DIR=str(config))
+    key = config / "cache-key"
+    assert r["warnings"] == [] and stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_bytes()) == 32
+    assert cp.run(proj, cache, "twice_int", TRANSPILE_CONFIG_DIR=str(config))["compiles"] == 0
+    key.chmod(0o644)
+    r = cp.run(proj, cache, "twice_int", TRANSPILE_CONFIG_DIR=str(config))
+    assert r["compiles"] == 1 and any("signing key" in w and "readable by others" in w for w in r["warnings"])
+    key.chmod(0o600)
+    # a new key (the old one lost): every entry fails its signature and is rebuilt, none is run
+    shutil.rmtree(config)
+    r = cp.run(proj, cache, "twice_int", TRANSPILE_CONFIG_DIR=str(config))
+    assert r["compiles"] == 1 and r["warnings"] == [] and len(cp.set_aside(cache)) == 1
