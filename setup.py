@@ -21,6 +21,7 @@ setup(
         "transpile.library",
         "transpile.cxx",
         "transpile.build",
+        "transpile.numba_compat",
         "transpile.templates",
         "transpile.runtime_cpp",
     ],

@@ -107,10 +107,10 @@ _WARNED: set = set()
 def _warn_once(key, message: str) -> None:
     if key not in _WARNED:
         _WARNED.add(key)
-        warnings.warn(OptionWarning(f"jit: {message}"), stacklevel=_caller_level())
+        warnings.warn(OptionWarning(f"jit: {message}"), stacklevel=caller_level())
 
 
-def _caller_level() -> int:
+def caller_level() -> int:
     """stacklevel of the first frame outside transpile: the user's decorator line."""
     import sys
 
