@@ -1,0 +1,71 @@
+"""The differential fuzzer's CI slice: a fixed seed, the features the compiler
+gets right today, every program compared in CPython, at O0 and at O1.
+
+Features switched off here, and the bug class each one finds (reproducers in
+tests/fuzz/findings.md; `python benchmarks/fuzz.py --features all` runs them):
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from . import compare, gen, runner
+
+DISABLED = {
+    "retype": "a variable holding values of different types on different paths is widened "
+              "(int -> float at a join) or its fallback value fails to convert",
+    "partial_vars": "a variable assigned on some paths only is read without UnboundLocalError",
+    "mixed_minmax": "min()/max() of an int and a float return the widened type, not the operand",
+    "np_cast_array": "np.int32(array) and friends fall back and their array result is then "
+                     "converted to a scalar type (TypeError)",
+    "boolops_value": "`x and y` / `x or y` used as values (not in conditions)",
+    "fallback": "statements that run as Python (dict.setdefault().append, heapq on a list, globals)",
+}
+CI_FEATURES = gen.FEATURES - frozenset(DISABLED)
+
+SEED = 20261124
+PROGRAMS = 30
+
+
+def test_ci_slice():
+    summary = runner.fuzz(SEED, PROGRAMS, CI_FEATURES, ("O0", "O1"), n_inputs=4, batch=PROGRAMS)
+    assert summary.programs == PROGRAMS
+    assert summary.compared >= PROGRAMS  # most input sets stay in int64 and are compared
+    if summary.findings:
+        reports = "\n\n".join(runner.report(summary, i) for i in sorted(summary.findings))
+        pytest.fail(f"{summary.table()}\n\n{reports}", pytrace=False)
+
+
+def test_generator_is_deterministic_and_valid_python():
+    for index in range(300):
+        program = gen.generate(3, index, gen.FEATURES)
+        again = gen.generate(3, index, gen.FEATURES)
+        assert program.source == again.source
+        compile(gen.module_source(3, [program]), f"<fuzz {index}>", "exec")
+        args = gen.inputs(program, 3, index, 2, gen.FEATURES)
+        assert len(args) == 2 and all(len(a) == len(program.params) for a in args)
+    assert gen.generate(3, 0, CI_FEATURES).source != gen.generate(4, 0, CI_FEATURES).source
+
+
+def test_comparison_classes():
+    exact = dict(exact=True)
+    assert compare.difference(1, 1.0, False)[0] == compare.TYPE
+    assert compare.difference(np.float32(1), np.float64(1), False)[0] == compare.TYPE
+    assert compare.difference(np.zeros(2, np.int32), np.zeros(2, np.int64), False)[0] == compare.TYPE
+    assert compare.difference(math.nan, math.nan, **exact) is None
+    assert compare.difference(-0.0, 0.0, False)[0] == compare.VALUE
+    assert compare.difference(1.0 + 1e-15, 1.0, False) is None
+    assert compare.difference(1.0 + 1e-15, 1.0, **exact)[0] == compare.VALUE
+    assert compare.difference((1, np.array([1.0, math.nan])), (1, np.array([1.0, math.nan])), **exact) is None
+    assert compare.difference((1, np.array([1.0, 2.0])), (1, np.array([1.0, 2.5])), False)[0] == compare.VALUE
+    assert compare.difference({1: [2.0]}, {1: [2]}, False)[0] == compare.TYPE
+    raised = ("raise", ZeroDivisionError("x"), (), {})
+    returned = ("value", 1, (), {})
+    never = lambda exc: False  # noqa: E731
+    assert compare.compare(raised, returned, False, never)[0] == compare.EXCEPTION
+    assert compare.compare(("raise", ValueError("x"), (), {}), raised, False, never)[0] == compare.EXCEPTION
+    assert compare.compare(raised, raised, False, never) is None
+    mutated = ("value", 1, (np.array([2]),), {})
+    assert compare.compare(mutated, ("value", 1, (np.array([3]),), {}), False, never)[0] == compare.VALUE
