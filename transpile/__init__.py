@@ -23,7 +23,7 @@ from .diagnostics import (
 )
 
 __version__ = "0.1.0"
-__all__ = ["jit", "jit_class", "prange", "njit", "vectorize", "guvectorize", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
+__all__ = ["jit", "jit_class", "prange", "njit", "vectorize", "guvectorize", "njit", "vectorize", "guvectorize", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
            "errors", "install_import_hook", "__version__"]
 
 
@@ -40,6 +40,10 @@ def __getattr__(name):
         from . import importhook
 
         return getattr(importhook, name)
+    if name in ("njit", "vectorize", "guvectorize"):  # the Numba drop-in (transpile/numba_compat)
+        from . import numba_compat
+
+        return getattr(numba_compat, name)
     if name in ("njit", "vectorize", "guvectorize"):  # the Numba drop-in (transpile/numba_compat)
         from . import numba_compat
 
