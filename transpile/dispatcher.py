@@ -15,7 +15,7 @@ import sys
 import threading
 import warnings
 
-from . import _runtime
+from . import _runtime, globals_rt
 from .build import cache
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
@@ -219,7 +219,11 @@ class JitFunction:
         with self._lock:
             for s in self._specializations:
                 if s["types"] == arg_types:
-                    return s
+                    if globals_rt.arm(self.dispatcher, s, _value_hash):  # a guard failed: still the same globals?
+                        return s
+                    self._specializations.remove(s)  # a global was rebound: respecialize
+                    self.dispatcher.remove_overload(s["address"])
+                    break
             spec = self._load_or_build(arg_types)
             spec["types"] = arg_types
             library = os.path.join(spec["dir"], cache.LIBRARY)
@@ -240,6 +244,8 @@ class JitFunction:
             result = spec.get("result_type_ser")
             result_desc = T.to_descriptor(T.deserialize(result)) if result else tuple(spec["result_desc"])
             self.dispatcher.add_overload(arg_desc, tuple(result_desc), address)
+            spec["address"] = address
+            globals_rt.arm(self.dispatcher, spec, _value_hash)
             self._specializations.append(spec)
             return spec
 
@@ -266,9 +272,10 @@ class JitFunction:
         if prebuilt is not None:
             return prebuilt
         use_cache = self.options.cache and cache_enabled()
-        key = self._key(arg_types)
+        root = None if use_cache else cache.private_root()
+        key = globals_rt.variant_key(self._key(arg_types), lambda k: cache.load(k, root), _value_hash, cache.make_key)
         return cache.fetch(key, lambda staging: self._build(key, arg_types, staging), valid=_entry_valid,
-                           root=None if use_cache else cache.private_root())
+                           root=root)
 
     def _build(self, key: str, arg_types: tuple, staging) -> dict:
         """Translates and compiles into the staging folder; returns the metadata."""
@@ -334,7 +341,7 @@ def _dependencies(program, root_func) -> dict:
             continue
         jit.append([module, qualname, source_hash(fn)])
     consts = [[module, name, _value_hash(value)] for (module, name), value in program.global_deps.items()]
-    return {"jit": sorted(jit), "globals": sorted(consts)}
+    return {"jit": sorted(jit), "globals": sorted(consts), "live": globals_rt.records(program, _value_hash)}
 
 
 def _resolve(module: str, qualname: str):
@@ -376,4 +383,4 @@ def _deps_valid(meta: dict) -> bool:
         mod = sys.modules.get(module)
         if mod is None or name not in vars(mod) or _value_hash(vars(mod)[name]) != digest:
             return False
-    return True
+    return globals_rt.valid(deps, _value_hash)

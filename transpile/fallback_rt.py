@@ -4,9 +4,10 @@ entry into callables the compiled code calls.
 A region is compiled from the user's own statements, placed at their own
 line numbers in their own file, inside a function named like the user's, and
 bound to the module's live globals: a traceback from fallback code points at
-the user's line, and globals are read at each call (compiled code freezes
-them).  Values it assigns are converted here to the types compiled code
-expects, with errors that name the line."""
+the user's line, and globals are read at each call.  A region marked "live"
+runs no statement: it returns the live globals a compiled function reads
+(passes/live_globals.py).  Values it assigns are converted here to the types
+compiled code expects, with errors that name the line."""
 from __future__ import annotations
 
 import ast
@@ -104,7 +105,8 @@ def make_region(spec: dict, root_func):
     body = []
     # entries written before sources were stored read the file (where it still is)
     sources = spec.get("sources") or [statement_text(filename, loc) for loc in spec["statements"]]
-    for loc, text in zip(spec["statements"], sources):
+    live = spec.get("live", False)  # reads live globals: its one statement is the def line (where errors point)
+    for loc, text in zip([] if live else spec["statements"], sources):
         for stmt in _statement_asts(text, loc):
             if isinstance(stmt, ast.Return) and stmt.lineno in spec["returns"]:
                 stmt = ast.Assign(targets=[ast.Name("__tr_return", ast.Store())],
@@ -116,7 +118,8 @@ def make_region(spec: dict, root_func):
     results = []
     for name, type_text, declared in spec["outs"]:
         conv = _converter(type_text, declared, f"{filename.rsplit('/', 1)[-1]}:{first}")
-        value = ast.Name(name, ast.Load())
+        # a live global's callback returns the values of its expressions (`ARR`, `gp.v`)
+        value = ast.parse(name, mode="eval").body if live else ast.Name(name, ast.Load())
         if conv is not None:
             converters.append(conv)
             value = ast.Call(ast.Name(f"__tr_conv{len(converters) - 1}", ast.Load()), [value], [])

@@ -12,10 +12,12 @@ import numpy as np
 from ..hir import nodes as h
 from ..hir import types as T
 from ..passes.infer import Program, TypedFunction
+from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
 from .lower_lists import ListLowering, conv
 from .lower_dicts import DictLowering
 from .lower_lambdas import LambdaLowering
+from .lower_globals import GlobalsLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import alt_slot, kind_slot, local_name, symbol, weak_flag
 from .types import ctype, literal
@@ -72,7 +74,7 @@ class ModuleLowerer:
     def lower(self, entry: TypedFunction, entry_symbol: str, construct=None) -> CxxModule:
         from . import lower_classes
 
-        if any(tf.fallbacks for tf in self.program.order):
+        if any(tf.fallbacks or live_reads(tf) for tf in self.program.order):
             self.include("transpile_rt/fallback.hpp")
         self.layouts = lower_classes.program_layouts(self.program, [construct] if construct else [])
         if self.layouts:
@@ -197,7 +199,7 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
         counter[0] += 1
 
 
-class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
+class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program
@@ -287,6 +289,7 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
             locals_.append(f"int {kind_slot(self.var(n))} = -1;")
             locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{}};" for i, t in enumerate(alts)]
         self.dict_headers()
+        self.read_live_globals()
         self.block(self.fn.body)
         if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional):
             self.emit("return tr::none_t{};")
@@ -361,6 +364,8 @@ class FunctionLowerer(LambdaLowering, DictLowering, ListLowering, ExprLowerer):
         self.emit("}")
         if ret:
             self.emit(f"return {ret};")
+        else:
+            self.read_live_globals()  # Python code may have rebound them
         self.module.regions.append({
             "module": self.tf.pyfunc.__module__, "qualname": self.tf.pyfunc.__qualname__,
             "filename": self.fn.filename, "name": self.fn.name,

@@ -11,6 +11,7 @@ from ..hir import types as T
 from ..library.attributes import lookup as lookup_attr
 from ..library.base import LowerSite
 from ..library.numpy_lib import functor_of
+from ..passes.live_globals import LiveRead
 from ..passes.promote import BINARY_UFUNCS, UNARY_UFUNCS
 from .model import CExpr
 from .types import SCALAR_CTYPES, ctype, literal
@@ -49,6 +50,8 @@ class ExprLowerer:
 
     def x_Name(self, node: h.Name) -> CExpr:
         if node in self.tf.consts:
+            if isinstance(self.tf.consts[node], LiveRead):
+                return self.live_value(self.tf.consts[node], node)
             return self.constant(self.tf.consts[node], self.type_of(node))
         return CExpr(self.var(node.id))
 
@@ -209,6 +212,8 @@ class ExprLowerer:
 
     def x_Attribute(self, node: h.Attribute) -> CExpr:
         if node in self.tf.consts:
+            if isinstance(self.tf.consts[node], LiveRead):
+                return self.live_value(self.tf.consts[node], node)
             return self.constant(self.tf.consts[node], self.type_of(node))
         if node in self.tf.calls:  # a property of a @jit_class
             return self.call_jit(node, self.tf.calls[node][1], self.tf.calls[node][2])

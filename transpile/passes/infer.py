@@ -26,6 +26,7 @@ from . import classes, fallback, indexing, lists, paths, promote
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
+from . import live_globals  # module-level values: frozen and guarded, or read live
 
 MAX_PASSES = 40
 
@@ -66,6 +67,7 @@ class Program:
         self.jit_deps: dict = {}  # (module, qualname) -> pyfunc of every jit function compiled in
         self.closures: dict = {}  # code object of a nested def -> a function object for it
         self.global_deps: dict = {}  # (module, name) -> value of frozen globals
+        self.live_globals: dict = {}  # (module, name, attrs) -> guard (passes/live_globals.py)
         self.synthetic: dict = {}  # stub function of a lifted lambda -> its hir.Function (passes/lambdas.py)
 
     def specialize(self, pyfunc, arg_types: tuple, extra_params: tuple = ()) -> TypedFunction | None:
@@ -733,9 +735,7 @@ class FunctionTyper:
             raise self.error(node, f"name '{node.id}' is not defined")
         t = self.type_of_value(node, value)
         if not isinstance(t, T.CompileTimeValue):
-            self.tf.consts[node] = value
-            module = getattr(self.tf.pyfunc, "__module__", "")
-            self.program.global_deps[(module, node.id)] = value
+            return live_globals.name(self, node, value, t)  # frozen and guarded, or read live
         return t
 
     def binop_types(self, node, op, a, b, right_node):
@@ -888,10 +888,7 @@ class FunctionTyper:
             if value is NOT_CONST:
                 raise self.error(node, f"module '{getattr(base.value, '__name__', base.value)}' has no attribute "
                                        f"'{node.attr}'")
-            t = self.type_of_value(node, value)
-            if not isinstance(t, T.CompileTimeValue):
-                self.tf.consts[node] = value
-            return t
+            return live_globals.attribute(self, node, base.value, value, self.type_of_value(node, value))
         if isinstance(base, T.Instance):
             return classes.read_attribute(self, node, base)
         from ..library import attributes

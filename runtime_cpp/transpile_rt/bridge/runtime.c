@@ -63,6 +63,7 @@ typedef struct {
     int res_nodes;  /* size of the result tree, and how many of its leaves are arrays: */
     int res_arrays; /* computed once in add_overload, not on every call */
     tr_entry_fn fn;
+    PyObject *guards; /* NULL, or the module-level values the code depends on (guards_hold) */
 } Overload;
 
 typedef union {
@@ -1243,6 +1244,50 @@ static int tree_size(const Node *nodes) {
 
 /* Tries each specialization in order.  Returns a new reference, or NULL with
  * an exception, or NULL without one when nothing matched. */
+/* Live globals (transpile/passes/live_globals.py): each guard is (module dict,
+ * name, attribute names, expected, mode).  The value is the dict's entry
+ * followed along the attributes; by mode it must be `expected` itself (0), of
+ * type `expected` (1), or an array with expected = (dtype, ndim, writable) (2).
+ * A guard that fails (or raises) sends the call to the slow path, which sets
+ * the guards again or respecializes.  Functions that read no globals have no
+ * guards and pay one NULL test. */
+static int guard_matches(PyObject *value, PyObject *expected, long mode) {
+    if (mode == 0) return value == expected;
+    if (mode == 1) return (PyObject *)Py_TYPE(value) == expected;
+    if (!PyArray_Check(value)) return 0;
+    PyArrayObject *a = (PyArrayObject *)value;
+    PyArray_Descr *want = (PyArray_Descr *)PyTuple_GET_ITEM(expected, 0);
+    return PyArray_NDIM(a) == PyLong_AsLong(PyTuple_GET_ITEM(expected, 1)) &&
+           (PyArray_ISWRITEABLE(a) != 0) == (PyTuple_GET_ITEM(expected, 2) == Py_True) &&
+           (PyArray_DESCR(a) == want || PyArray_EquivTypes(PyArray_DESCR(a), want));
+}
+
+static int guards_hold(PyObject *guards) {
+    for (Py_ssize_t i = 0, n = PyTuple_GET_SIZE(guards); i < n; ++i) {
+        PyObject *g = PyTuple_GET_ITEM(guards, i);
+        PyObject *value = PyDict_GetItemWithError(PyTuple_GET_ITEM(g, 0), PyTuple_GET_ITEM(g, 1));
+        if (!value) {
+            PyErr_Clear();
+            return 0;
+        }
+        PyObject *attrs = PyTuple_GET_ITEM(g, 2), *expected = PyTuple_GET_ITEM(g, 3);
+        Py_INCREF(value);
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(attrs); ++k) {
+            PyObject *next = PyObject_GetAttr(value, PyTuple_GET_ITEM(attrs, k));
+            Py_DECREF(value);
+            if (!next) {
+                PyErr_Clear();
+                return 0;
+            }
+            value = next;
+        }
+        int ok = guard_matches(value, expected, PyLong_AsLong(PyTuple_GET_ITEM(g, 4)));
+        Py_DECREF(value);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
 static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs) {
     Slot slots[MAX_LEAVES];
     void *argp[MAX_LEAVES];
@@ -1250,6 +1295,7 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
     for (int oi = 0; oi < self->n_overloads; ++oi) {
         Overload *ov = &self->overloads[oi];
         if (ov->nargs != nargs) continue;
+        if (ov->guards && !guards_hold(ov->guards)) continue;
         int ni = 0, si = 0, ok = 1;
         dd.used = 0;
         for (Py_ssize_t i = 0; i < nargs && ok; ++i) {
@@ -1401,6 +1447,7 @@ static void free_overloads(Dispatcher *self) {
     for (int i = 0; i < self->n_overloads; ++i) {
         free_nodes(self->overloads[i].args);
         free_nodes(self->overloads[i].res);
+        Py_XDECREF(self->overloads[i].guards);
     }
     PyMem_Free(self->overloads);
     self->overloads = NULL;
@@ -1411,6 +1458,7 @@ static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
     Py_VISIT(self->dict);
     Py_VISIT(self->impl);
     Py_VISIT(self->defaults);
+    for (int i = 0; i < self->n_overloads; ++i) Py_VISIT(self->overloads[i].guards);
     return 0;
 }
 
@@ -1494,6 +1542,54 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     for (int i = 0; i < ov->res_nodes; ++i)
         if (r[i].kind == K_ARRAY) ++ov->res_arrays;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
+    ov->guards = NULL;
+    Py_RETURN_NONE;
+}
+
+static Overload *overload_at(Dispatcher *self, unsigned long long address) {
+    for (int i = 0; i < self->n_overloads; ++i)
+        if ((uintptr_t)self->overloads[i].fn == (uintptr_t)address) return &self->overloads[i];
+    PyErr_SetString(PyExc_KeyError, "no specialization with this entry address");
+    return NULL;
+}
+
+static PyObject *dispatcher_set_guards(Dispatcher *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *guards;
+    if (!PyArg_ParseTuple(args, "KO:set_guards", &address, &guards)) return NULL;
+    Overload *ov = overload_at(self, address);
+    if (!ov) return NULL;
+    if (guards != Py_None) {
+        for (Py_ssize_t i = 0; PyTuple_Check(guards) && i < PyTuple_GET_SIZE(guards); ++i) {
+            PyObject *g = PyTuple_GET_ITEM(guards, i);
+            if (!PyTuple_Check(g) || PyTuple_GET_SIZE(g) != 5 || !PyDict_Check(PyTuple_GET_ITEM(g, 0)) ||
+                !PyUnicode_Check(PyTuple_GET_ITEM(g, 1)) || !PyTuple_Check(PyTuple_GET_ITEM(g, 2)) ||
+                !PyLong_Check(PyTuple_GET_ITEM(g, 4)) ||
+                (PyLong_AsLong(PyTuple_GET_ITEM(g, 4)) == 2 &&
+                 !(PyTuple_Check(PyTuple_GET_ITEM(g, 3)) && PyTuple_GET_SIZE(PyTuple_GET_ITEM(g, 3)) == 3 &&
+                   PyArray_DescrCheck(PyTuple_GET_ITEM(PyTuple_GET_ITEM(g, 3), 0)))))
+                guards = NULL;
+        }
+        if (!guards || !PyTuple_Check(guards)) {
+            PyErr_SetString(PyExc_TypeError, "guards: a tuple of (dict, str, tuple, expected, mode)");
+            return NULL;
+        }
+    }
+    Py_XSETREF(ov->guards, guards == Py_None || PyTuple_GET_SIZE(guards) == 0 ? NULL : Py_NewRef(guards));
+    Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_remove_overload(Dispatcher *self, PyObject *arg) {
+    unsigned long long address = PyLong_AsUnsignedLongLong(arg);
+    if (address == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    Overload *ov = overload_at(self, address);
+    if (!ov) return NULL;
+    free_nodes(ov->args);
+    free_nodes(ov->res);
+    Py_XDECREF(ov->guards);
+    int i = (int)(ov - self->overloads);
+    memmove(ov, ov + 1, (size_t)(self->n_overloads - i - 1) * sizeof(Overload));
+    --self->n_overloads;
     Py_RETURN_NONE;
 }
 
@@ -1550,6 +1646,9 @@ static PyMethodDef dispatcher_methods[] = {
     {"set_params", (PyCFunction)dispatcher_set_params, METH_VARARGS,
      "set_params(n_params, defaults_tuple_or_None, filename[, max_positional])"},
     {"call_compiled", (PyCFunction)dispatcher_call_compiled, METH_O, "call a compiled specialization, never compile"},
+    {"set_guards", (PyCFunction)dispatcher_set_guards, METH_VARARGS,
+     "set_guards(entry_address, guards_or_None): the live-global guards checked before each call"},
+    {"remove_overload", (PyCFunction)dispatcher_remove_overload, METH_O, "remove_overload(entry_address)"},
     {NULL}};
 
 static PyGetSetDef dispatcher_getset[] = {
