@@ -12,6 +12,7 @@ only when something has to be compiled.
 from .decorators import jit
 from .classes import jit_class
 from .parallel import prange
+from . import pickling as _pickling  # noqa: F401 - @jit functions pickle (process pools, clusters)
 from .diagnostics import (
     AnnotationError,
     CompileError,
@@ -24,6 +25,14 @@ from .diagnostics import (
 __version__ = "0.1.0"
 __all__ = ["jit", "jit_class", "prange", "njit", "vectorize", "guvectorize", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
            "errors", "install_import_hook", "__version__"]
+
+
+def compile_count() -> int:
+    """How many specializations this process has translated and compiled (not
+    loaded from the cache or received in a pickle)."""
+    from . import dispatcher
+
+    return dispatcher.COMPILE_COUNT
 
 
 def __getattr__(name):

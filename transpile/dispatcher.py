@@ -48,6 +48,7 @@ class JitFunction:
         # the disk cache would also outlive transient causes: a killed compiler, a full disk)
         self._build_failures: dict = {}
         self._warned: set = set()
+        self._shipped: dict = {}  # argument types -> a compiled artifact that came in a pickle
         self._signature = inspect.signature(py_func)
         if construct is not None:  # the constructor's arguments are __init__'s after self
             self._signature = self._signature.replace(parameters=list(self._signature.parameters.values())[1:])
@@ -107,6 +108,43 @@ class JitFunction:
         """The statements of a specialization that run as Python (JIT
         Fallback): file, line, source and reason for each."""
         return list(self._find(signature).get("fallbacks", []))
+
+    @property
+    def jit_function(self):
+        """This object (the dispatcher reaches it through its attributes)."""
+        return self
+
+    def artifacts(self) -> list:
+        """The compiled specializations as (argument types, artifact) to ship
+        in a pickle (transpile/pickling.py); those of @jit_class instances,
+        whose layouts are numbered per process, are compiled by the receiver."""
+        from .build import artifacts
+
+        out = []
+        for s in list(self._specializations):
+            if any(T.mentions_instance(t) for t in s["types"]) or "dir" not in s:
+                continue
+            if "artifact" not in s:
+                s["artifact"] = artifacts.pack(s["dir"])
+            if s["artifact"] is not None:
+                out.append(([T.serialize(t) for t in s["types"]], s["artifact"]))
+        return out
+
+    def install_artifacts(self, shipped) -> None:
+        """Loads the specializations of a pickle built for this platform (an
+        artifact for another one is left: its types compile here if called)."""
+        from .build import artifacts
+
+        for types_ser, artifact in shipped:
+            types = tuple(T.deserialize(t) for t in types_ser)
+            if artifact.get("platform") != artifacts.platform_tag() or types in self.signatures:
+                continue
+            self._shipped[types] = artifact
+            try:
+                self._ensure(types)
+            except artifacts.Rejected as exc:
+                warnings.warn(f"{self.py_func.__qualname__}{tuple(str(t) for t in types)}: a compiled artifact "
+                              f"received in a pickle was not used ({exc}); it compiles here", RuntimeWarning)
 
     def compile(self, signature) -> None:
         """Compiles (or loads) the specialization for these argument types."""
@@ -268,6 +306,11 @@ class JitFunction:
         ])
 
     def _load_or_build(self, arg_types: tuple) -> dict:
+        artifact = self._shipped.pop(arg_types, None)
+        if artifact is not None:  # verified, then written into this user's cache
+            from .build import artifacts
+
+            return artifacts.install(artifact)
         prebuilt = prebuilt_lookup(self, arg_types)  # built by `transpile build` (importhook.py)
         if prebuilt is not None:
             return prebuilt
