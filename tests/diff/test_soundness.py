@@ -277,3 +277,32 @@ def test_star_parameters_run_the_whole_function_in_python():
     assert g(x=5) == 5
     with pytest.raises(FunctionNotCompilable, match=r"\*args"):
         jit(star_args)(1)
+
+
+# --------------------------------------------------------------------------
+# Arguments and operands are evaluated left to right
+# --------------------------------------------------------------------------
+
+
+@jit
+def order_of_arguments(x, y, k):
+    a = math.atan2(math.sqrt(y), x[k])
+    b = math.sqrt(y) + x[k]
+    c = x[k] * math.log(y)
+    d = math.hypot(x[k], math.sqrt(y))
+    return a + b + c + d
+
+
+@pytest.mark.parametrize("y, k", [(-1.0, 5), (-1.0, 0), (2.0, 5), (2.0, -1), (0.0, 1)])
+def test_first_exception_is_the_leftmost_operands(check, y, k):
+    check(order_of_arguments, np.array([0.5, 1.5, 2.5]), y, k)
+
+
+@jit
+def quiet_arguments(x, y):
+    return math.atan2(y, x[0]) + (y * 2.0 + 1.0), math.hypot(x[1] * y, -y)
+
+
+def test_arguments_that_cannot_raise_get_no_temporaries(check):
+    check(quiet_arguments, np.array([0.5, 1.5]), 2.0)
+    assert "tr_o" not in quiet_arguments.inspect_cxx()

@@ -14,6 +14,7 @@ from ..library.numpy_lib import functor_of
 from ..passes.live_globals import LiveRead
 from ..passes.promote import BINARY_UFUNCS, UNARY_UFUNCS
 from .model import CExpr
+from .order import in_order, needs_order
 from .types import SCALAR_CTYPES, ctype, literal
 
 INFIX = {"+", "-", "*", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="}
@@ -77,7 +78,11 @@ class ExprLowerer:
             return self.call_lib(node, [node.left, node.right], {})
         ops = self.tf.ops[node]
         a, b = self.expr(node.left), self.expr(node.right)
-        return self.binop(node.op, ops, a, self.type_of(node.left), b, self.type_of(node.right))
+        at, bt = self.type_of(node.left), self.type_of(node.right)
+        first = needs_order(self, [node.left, node.right]) if isinstance(ops.result, T.Scalar) else []
+        if first:
+            return in_order(self, [a, b], first, lambda c: self.binop(node.op, ops, c[0], at, c[1], bt))
+        return self.binop(node.op, ops, a, at, b, bt)
 
     def binop(self, op, ops, a: CExpr, at, b: CExpr, bt) -> CExpr:
         result = ops.result
@@ -294,9 +299,19 @@ class ExprLowerer:
             return self.reduce_generator(entry.name, arg_nodes[0], self.type_of(node), start)
         args = [self.expr(a) for a in arg_nodes]
         kwargs = {k: self.expr(v) for k, v in kw_nodes.items()}
-        site = LowerSite(info, self.type_of(node), args, kwargs, [self.type_of(a) for a in arg_nodes],
-                         {k: self.type_of(v) for k, v in kw_nodes.items()}, self)
-        return entry.lower(site)
+        arg_types = [self.type_of(a) for a in arg_nodes]
+        kw_types = {k: self.type_of(v) for k, v in kw_nodes.items()}
+
+        def lower(codes):
+            site = LowerSite(info, self.type_of(node), codes[:len(args)], dict(zip(kwargs, codes[len(args):])),
+                             arg_types, kw_types, self)
+            return entry.lower(site)
+
+        first = needs_order(self, [*arg_nodes, *kw_nodes.values()]) \
+            if isinstance(self.type_of(node), T.Scalar) else []
+        if first:  # keywords follow the positional arguments in the source
+            return in_order(self, [*args, *kwargs.values()], first, lower)
+        return lower([*args, *kwargs.values()])
 
     def call_jit(self, node, key, sources) -> CExpr:
         callee = self.program.functions[key]
