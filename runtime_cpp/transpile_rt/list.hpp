@@ -681,6 +681,13 @@ template <class E, bool AsTuple = false> struct Lst {
     }
 };
 
+// A compiled value as a new Python object (print): through the host table
+// the module received at load.
+template <class Conv> inline Object to_object(const typename Conv::type &v) {
+    install_host(host().table);
+    return Object::steal(Conv::to_py(v));
+}
+
 // Entry arguments and results: the slot holds a tr_list_slot.
 template <class Conv> inline typename Conv::type from_arg(void *slot) {
     tr_list_slot *s = static_cast<tr_list_slot *>(slot);

@@ -44,7 +44,17 @@ def containers(a, m, k):
     if k > 2:
         t = k * 2
     print(t, None)
+    lst = [1.5, 2.0]
+    lst.append(k * 1.0)
+    print(lst, [(1, 2.5)], [[1, 2], [3]], [a, a[:1]])
     return t
+
+
+@jit
+def list_argument(values):
+    values.append(len(values) * 0.5)
+    print(values)
+    return len(values)
 
 
 @jit

@@ -5,6 +5,7 @@ functions."""
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import os
 import subprocess
@@ -47,6 +48,8 @@ def test_arrays_dicts_optional():
     m = np.arange(6.0).reshape(2, 3)
     for k in (1, 5):
         same_output(pk.containers, a, m, k)
+    lst, copy = [0.25, 1.0], [0.25, 1.0]
+    assert outputs(pk.list_argument, lst) == outputs(pk.list_argument.py_func, copy) and lst == copy
 
 
 def test_float_text():
@@ -62,7 +65,9 @@ def test_float_text():
 def test_prange_prints_in_order():
     """print needs the interpreter: a prange loop that prints runs in order."""
     _, out, _ = same_output(pk.in_prange, 6)
-    assert "prange loop run in order: line 61 calls print()" in pk.in_prange.inspect_cxx("int64")
+    lines, first = inspect.getsourcelines(pk.in_prange.py_func)
+    line = first + next(i for i, text in enumerate(lines) if "print(" in text)
+    assert f"prange loop run in order: line {line} calls print()" in pk.in_prange.inspect_cxx("int64")
     assert out == "".join(f"iteration {i}\n" for i in range(6))
 
 

@@ -63,6 +63,10 @@ def to_py(t, x: str, depth: int = 0) -> str:
                 f"[&](const auto &) {{ return tr::Object(); }}, true)")
     if t in (T.NONE, T.UNKNOWN):
         return "tr::topy::one(tr::none_t{})"
+    if isinstance(t, T.List):  # through list.hpp's converters (the caller's own list, brought up to date)
+        from .lower_lists import conv
+
+        return f"tr::cv::to_object<{conv(t)}>({x})"
     raise TypeError(f"values of type {t} cannot cross into Python")
 
 
@@ -110,6 +114,8 @@ class DictLowering:
     def py_object(self, t, code: str) -> str:
         """A tr::Object temporary holding value `code` as a Python object."""
         self.module.include(H_TOPY)
+        if T.has_list(t):
+            self.module.include("transpile_rt/list.hpp")
         name = self.tmp("o")
         self.emit(f"tr::Object {name} = {to_py(t, code)};")
         return name

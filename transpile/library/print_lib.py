@@ -43,10 +43,20 @@ def _boxable(t) -> bool:
     if isinstance(t, (T.Scalar, T.Array, T.Dict, T.Set, T.Instance)) or t in (T.STR, T.NONE, T.ANY):
         return not isinstance(t, T.DeviceArray)
     if isinstance(t, T.Tuple):
-        return all(_boxable(i) and not isinstance(i, T.Instance) for i in t.items)
+        return all(_boxable(i) and not isinstance(i, (T.Instance, T.Optional)) for i in t.items)
     if isinstance(t, T.Optional):
         return isinstance(t.inner, (T.Scalar, T.Array, T.Instance)) or t.inner == T.STR
+    if isinstance(t, T.List):  # the elements list.hpp converts (cxx/lower_lists.py conv)
+        return _list_item(T.INT if t.elem is None else t.elem)
     return False
+
+
+def _list_item(t) -> bool:
+    if isinstance(t, T.List):
+        return _list_item(T.INT if t.elem is None else t.elem)
+    if isinstance(t, T.Tuple):
+        return all(_list_item(i) for i in t.items)
+    return isinstance(t, (T.Scalar, T.Array)) and not isinstance(t, T.DeviceArray)
 
 
 def _file(site) -> int:

@@ -16,7 +16,12 @@ namespace print {
 enum { STDOUT = 1, STDERR = 2 };
 
 // str(o), or repr(o), of a Python object, as compiled text.
+inline void need_host() {
+    if (!host().table) raise(TR_ERR_RUNTIME, "%s", "print(): this module was not given the bridge's host table");
+}
+
 inline Str text_of(const Object &o, bool repr = false) {
+    need_host();
     const char *data = nullptr;
     int64_t len = 0;
     void *s = host().table->text_of(o.p, repr ? 1 : 0, &data, &len);
@@ -50,6 +55,7 @@ template <class... S> inline Str tuple_text(const S &...items) {
 
 // Writes pieces[0] sep pieces[1] ... end to `file`; flush calls its flush().
 inline none_t write(int file, bool flush, const Str &sep, const Str &end, const Str *pieces, int n) {
+    need_host();
     int64_t len = end.len;
     for (int i = 0; i < n; ++i) len += pieces[i].len + (i ? sep.len : 0);
     char *p;
