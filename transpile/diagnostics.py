@@ -79,6 +79,12 @@ class FunctionNotCompilable(TranspileError):
     """The function as a whole cannot be compiled (it runs in CPython)."""
 
 
+class PathTypeConflict(FunctionNotCompilable):
+    """A value has different types on different paths and a use would see the
+    wrong one (passes/paths.py): the function runs in CPython, and so does a
+    jit caller, which could not type its result."""
+
+
 class TranspileFallbackWarning(UserWarning):
     """Some statements of a @jit function run as Python (JIT Fallback)."""
 

@@ -118,3 +118,29 @@ def test_fullgraph_names_the_variable_and_the_use():
         jit(compared_after_widening)(5, False)
     text = str(info.value)
     assert "'m' may be float or int" in text and "'<' operation" in text and "test_paths.py" in text
+
+
+@jit
+def sum_and_scaled(a):
+    s = 0.0                  # a Python float for an empty array
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s, a * 2.0
+
+
+@jit
+def count_and_total(a):
+    n = 0
+    t = 0
+    for x in a:
+        n += 1
+        t = t + x            # int, then np.float64
+    return n, t
+
+
+@pytest.mark.parametrize("fn, args", [
+    (sum_and_scaled, (np.arange(3.0),)), (sum_and_scaled, (np.zeros(0),)),
+    (count_and_total, (np.arange(3.0),)), (count_and_total, (np.zeros(0),)),
+])
+def test_tuple_items_keep_their_paths_type(check, fn, args):
+    check(fn, *args)

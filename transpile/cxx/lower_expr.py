@@ -45,6 +45,8 @@ class ExprLowerer:
         t = self.tf.types[node]
         if isinstance(t, T.Optional) and node in self.tf.coerce:  # unwrapped where a value is needed
             return t.inner
+        if t == T.ANY and node in self.tf.coerce:  # converted where it meets typed code (expr())
+            return self.tf.coerce[node]
         return t
 
     # ---- leaves ----------------------------------------------------------

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..diagnostics import (FunctionNotCompilable, MultipleErrors, SourceLoc, TypingError, UnsupportedSyntaxError,
-                           raise_collected)
+from ..diagnostics import (FunctionNotCompilable, MultipleErrors, PathTypeConflict, SourceLoc, TypingError,
+                           UnsupportedSyntaxError, raise_collected)
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable, lookup_method
@@ -52,8 +52,8 @@ class TypedFunction:
     return_type: T.Type | None = None
     params: tuple = ()
     weak_returns: bool = False  # returns a Python number on some paths, a NumPy scalar on others (passes/returns.py)
-
     path_types: object = None  # passes/paths.PathTypes: variables whose C++ value carries a Python-number flag
+
 
 class Program:
     """Every function of one translation unit, keyed by (function, argument types)."""
@@ -191,10 +191,10 @@ class FunctionTyper:
         self.fullgraph = program.options.fullgraph or tf.pyfunc in program.synthetic
         self.fullgraph_errors: dict = {}
         self.held: set = set()  # containers shared with fallback code: Python objects (passes/fallback.py)
-        self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
-        self.find_local_defs(self.fn.body)
         self.def_types: dict = {}  # definition (store target, passes/reaching.py) -> type of the value it assigns
         self.def_consts: dict = {}  # definition -> the int constant it assigns
+        self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
+        self.find_local_defs(self.fn.body)
         self.local_lambdas = lambdas.find_local_lambdas(self)  # f = lambda ...
 
     # ---- driver ----------------------------------------------------------
@@ -216,10 +216,10 @@ class FunctionTyper:
             self.unknown = []
             self.tf.fallbacks.clear()
             self.fullgraph_errors.clear()
-            self.block(self.fn.body)
-            if self.tf.return_type is not None and self.tf.return_type != T.NONE \
             self.def_types.clear()
             self.def_consts.clear()
+            self.block(self.fn.body)
+            if self.tf.return_type is not None and self.tf.return_type != T.NONE \
                     and optional.falls_through(self.fn.body) and optional.join(self, self.fn, self.tf.return_type,
                                                                             T.NONE, "") not in (None, self.tf.return_type):
                 self.tf.return_type = T.Optional(self.tf.return_type)  # the end returns None
@@ -490,12 +490,12 @@ class FunctionTyper:
                     t = declared
                 elif declared != t:
                     raise self.error(s, f"annotated as {declared} but the value is {t}")
-        for target in s.targets:
-            self.bind(target, t, s)
         value = self.const(s.value)
-            if isinstance(t, T.List):
+        for target in s.targets:
             if isinstance(value, int) and not isinstance(value, bool):
                 self.def_consts[target] = value
+            self.bind(target, t, s)
+            if isinstance(t, T.List):
                 lists.unify(self, s.value, target)
 
     def annotation_type(self, node):
@@ -520,9 +520,9 @@ class FunctionTyper:
                 raise self.error(target, f"cannot store {t} in a variable in compiled code",
                                  "use the value directly where it is needed")
             self.set_var(target, target.id, t)
+            self.def_types[target] = t
             self.record(target, self.tf.var_types[target.id])
         elif isinstance(target, h.TupleExpr):
-            self.def_types[target] = t
             if not isinstance(t, T.Tuple):
                 raise self.error(stmt, f"cannot unpack a value of type {t}", "only tuples can be unpacked")
             if len(t.items) != len(target.elts):
@@ -574,9 +574,9 @@ class FunctionTyper:
             return
         if isinstance(target, h.Name):
             self.set_var(target, target.id, ops.result)
+            self.def_types[target] = ops.result
         elif isinstance(target, h.Subscript):
             info = indexing.setitem(self, target, self.expr(target.value), ops.result)
-            self.def_types[target] = ops.result
             self.tf.subscripts[target] = info
         elif isinstance(target, h.Attribute):
             classes.store_field(self, target, ops.result, s)
@@ -1096,6 +1096,8 @@ class FunctionTyper:
                 raise self.error(node, f"cannot pass {t} to a @jit function")
         try:
             callee = self.program.specialize(pyfunc, arg_types, tuple(free_names))
+        except PathTypeConflict:
+            raise  # its result would cross as an untyped object: this function runs in CPython too
         except FunctionNotCompilable as exc:
             # The helper cannot be compiled at all: this call runs as Python.
             raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() cannot be compiled: {exc.message}", node.loc,
@@ -1103,12 +1105,16 @@ class FunctionTyper:
         if callee is None:
             ret = self.program.provisional_return(pyfunc, arg_types)
             self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
-        if callee.path_types and callee.path_types.boxes_returns:
-            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() returns values of different types on different "
-                                         "paths, so compiled code cannot type its result here", node.loc)
             if ret is None:
                 self.unknown.append(node)
             return ret
+        if callee.path_types and callee.path_types.boxes_returns:
+            # Its result would reach this function as an untyped Python object, which the
+            # "unknown is float64" rule could give the wrong type: all of it runs in CPython.
+            raise PathTypeConflict(f"{pyfunc.__qualname__}() returns values of different types on different "
+                                   "paths, so compiled code cannot type its result", node.loc,
+                                   f"give {pyfunc.__name__}'s results one type on every path (e.g. 0.0, "
+                                   "not 0), or convert them here")
         self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
         return callee.return_type
 

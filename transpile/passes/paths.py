@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..diagnostics import FunctionNotCompilable
+from ..diagnostics import PathTypeConflict
 from ..hir import nodes as h
 from ..hir import types as T
 from . import promote, reaching
@@ -45,6 +45,15 @@ class PathTypes:
     tagged: frozenset  # names whose C++ variable has a Python-number flag beside it
     boxed: dict  # name -> the types other than its C++ type it may hold (each kept in its own slot)
     boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
+
+
+def _weakness_only(ops, recorded, op) -> bool:
+    """The same computation, giving a Python float where the compiled
+    operation gives an np.float64 of the same value (+, -, * round alike in
+    CPython and NumPy, and raise nothing)."""
+    return op in ("+", "-", "*") and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
+        and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
+        and T.Scalar(ops.compute).kind in "fc"
 
 
 def differs(a, b) -> bool:
@@ -135,7 +144,7 @@ class _Checker:
             self.boxes_returns = True
         if self.boxes_returns and any(call[0] == "jit" and call[1] == (self.tf.pyfunc, self.tf.arg_types)
                                       for call in self.tf.calls.values()):
-            raise FunctionNotCompilable("this recursive function returns values of different types on "
+            raise PathTypeConflict("this recursive function returns values of different types on "
                                         "different paths", self.typer.fn.loc,
                                         "return values of one type on every path, e.g. 0.0 rather than 0")
 
@@ -161,9 +170,11 @@ class _Checker:
             ops = self.tf.ops.get(parent)
             return self.same_op(parent, parent.ops[0], parent.left, parent.comparators[0],
                                 ops[0] if isinstance(ops, tuple) and ops else None, origin, compare=True)
-        if isinstance(parent, h.Return) and self.assigned_simply(node):
+        in_tuple = isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return)
+        if (isinstance(parent, h.Return) or in_tuple) and self.assigned_simply(node):
             if _weak_only(self.types_of(node), self.tf.var_types.get(node.id)):
                 self.tagged.add(node.id)
+                self.boxes_returns |= in_tuple  # a tuple item: the tuple is built as a Python object
                 return
             if all(isinstance(t, T.Scalar) for t in self.types_of(node)):
                 joined = self.tf.var_types[node.id]
@@ -192,6 +203,7 @@ class _Checker:
             raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin), "the operation")
         lefts = self.types_of(left) or {self.tf.types.get(left)}
         rights = self.types_of(right) or {self.tf.types.get(right)}
+        weak_results = set()
         for a in lefts:
             for b in rights:
                 if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
@@ -207,9 +219,14 @@ class _Checker:
                         self.converts_exactly(b, right, recorded.compute)
                 else:
                     same = ops == recorded
-                if not same:
+                if not same and isinstance(where, h.BinOp) and ops is not None and _weakness_only(ops, recorded, op):
+                    weak_results.add(ops.result)  # a Python float or an np.float64 by path: its use decides
+                elif not same:
                     raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                               f"the '{op}' operation", where)
+        if weak_results:
+            self.possible[where] = weak_results | {recorded.result}
+            self.consumer(where, origin)
 
     def converts_exactly(self, t, node, compute: str) -> bool:
         """Whether every value of type t is exactly representable in dtype
@@ -256,7 +273,7 @@ class _Checker:
         joined = self.tf.var_types.get(name) if name else self.tf.types.get(node)
         kinds = " or ".join(sorted({str(t) for t in types or ()} | {str(joined)}))
         line = f" at line {where.loc.line}" if where is not None and where.loc else ""
-        return FunctionNotCompilable(
+        return PathTypeConflict(
             f"{subject} may be {kinds} depending on the path taken; compiled code would hold it as {joined}, "
             f"which changes the result of {what}{line}", node.loc,
             "give it one type on every path (e.g. start from 0.0 rather than 0, or convert with float())")
