@@ -281,7 +281,7 @@ class JitFunction:
             arg_desc = tuple(x for t in arg_types for x in T.to_descriptor(t))
             result = spec.get("result_type_ser")
             result_desc = T.to_descriptor(T.deserialize(result)) if result else tuple(spec["result_desc"])
-            self.dispatcher.add_overload(arg_desc, tuple(result_desc), address)
+            self.dispatcher.add_overload(arg_desc, tuple(result_desc), address, bool(spec.get("releases_gil")))
             spec["address"] = address
             globals_rt.arm(self.dispatcher, spec, _value_hash)
             self._specializations.append(spec)
@@ -324,6 +324,7 @@ class JitFunction:
         """Translates and compiles into the staging folder; returns the metadata."""
         from .build.toolchain import compile_shared
         from .cxx.names import symbol
+        from .cxx.nogil import releases_gil
         from .fallback_rt import with_sources
         from .passes.pipeline import translate
 
@@ -351,6 +352,7 @@ class JitFunction:
             "deps": _dependencies(tr.program, self.py_func),
             "regions": regions,
             "fallbacks": tr.fallbacks,
+            "releases_gil": releases_gil(tr, arg_types, self.options),
         }
 
 

@@ -3,6 +3,7 @@ they pickle by reference), and the worker-side helpers."""
 from __future__ import annotations
 
 import os
+import statistics
 import tempfile
 
 import numpy as np
@@ -70,3 +71,22 @@ def make_local():
         return s
 
     return poly
+
+
+@jit
+def spin(n, x):
+    """Pure number crunching: runs with the GIL released."""
+    s = 0.0
+    for i in range(n):
+        s += (x * i) % 7.0
+    return s
+
+
+@jit
+def spin_with_fallback(n, x):
+    """A JIT Fallback statement (Python code) inside: keeps the GIL."""
+    s = 0.0
+    for i in range(n):
+        s += (x * i) % 7.0
+    m = statistics.median([s, 1.0, 2.0])
+    return s + m

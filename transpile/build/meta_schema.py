@@ -63,6 +63,7 @@ FIELDS = {
     "regions": _list_of(_region), "fallbacks": _list_of(lambda r: isinstance(r, dict)),
     "layouts": lambda v: isinstance(v, list), "uses_objects": lambda v: isinstance(v, bool),
     "aot": lambda v: isinstance(v, bool), "deps": _deps, "layout": _str,
+    "releases_gil": lambda v: isinstance(v, bool),
 }
 REQUIRED = ("library_size", "library_sha256", "created", "signature")
 

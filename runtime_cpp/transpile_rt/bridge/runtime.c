@@ -64,6 +64,7 @@ typedef struct {
     int res_arrays; /* computed once in add_overload, not on every call */
     tr_entry_fn fn;
     PyObject *guards; /* NULL, or the module-level values the code depends on (guards_hold) */
+    int nogil;        /* the entry touches no Python object: called with the GIL released */
 } Overload;
 
 typedef union {
@@ -1336,7 +1337,14 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
         err.code = 0;
         err.line = 0;
         err.message[0] = 0;
-        int rc = ov->fn(argp, resp, &err);
+        int rc;
+        if (ov->nogil) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = ov->fn(argp, resp, &err);
+            Py_END_ALLOW_THREADS
+        } else {
+            rc = ov->fn(argp, resp, &err);
+        }
         PyObject *result;
         if (rc != 0) {
             drop_results(ov->res, res_nodes, resp);
@@ -1510,10 +1518,23 @@ static Node *parse_desc(PyObject *flat, int *ntrees_out, int want_trees) {
     return nodes;
 }
 
+/* Whether values of these kinds cross without Python objects (numbers, arrays,
+ * tuples of them): only then may an entry run with the GIL released. */
+static int crosses_without_python(const Node *nodes, int n) {
+    for (int i = 0; i < n; ++i) {
+        int k = nodes[i].kind;
+        if (!(k == K_NONE || k == K_PYBOOL || k == K_PYINT || k == K_PYFLOAT || k == K_PYCOMPLEX ||
+              k == K_NPSCALAR || k == K_ARRAY || k == K_TUPLE || k == K_MAYBE_WEAK || k == K_OPTIONAL))
+            return 0;
+    }
+    return 1;
+}
+
 static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     PyObject *argdesc, *resdesc;
     unsigned long long address;
-    if (!PyArg_ParseTuple(args, "OOK:add_overload", &argdesc, &resdesc, &address)) return NULL;
+    int nogil = 0;
+    if (!PyArg_ParseTuple(args, "OOK|p:add_overload", &argdesc, &resdesc, &address, &nogil)) return NULL;
     int nargs = 0, nres = 0;
     Node *a = parse_desc(argdesc, &nargs, -1);
     if (!a) return NULL;
@@ -1543,6 +1564,8 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
         if (r[i].kind == K_ARRAY) ++ov->res_arrays;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
     ov->guards = NULL;
+    /* the compiler's flag, and never for a descriptor with Python objects in it */
+    ov->nogil = nogil && crosses_without_python(a, tree_size(a)) && crosses_without_python(r, ov->res_nodes);
     Py_RETURN_NONE;
 }
 
@@ -1641,7 +1664,7 @@ static PyObject *dispatcher_overload_count(Dispatcher *self, void *closure) {
 
 static PyMethodDef dispatcher_methods[] = {
     {"add_overload", (PyCFunction)dispatcher_add_overload, METH_VARARGS,
-     "add_overload(arg_descriptor, result_descriptor, entry_address)"},
+     "add_overload(arg_descriptor, result_descriptor, entry_address[, nogil])"},
     {"clear_overloads", (PyCFunction)dispatcher_clear_overloads, METH_NOARGS, "forget every specialization"},
     {"set_params", (PyCFunction)dispatcher_set_params, METH_VARARGS,
      "set_params(n_params, defaults_tuple_or_None, filename[, max_positional])"},
