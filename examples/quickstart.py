@@ -17,6 +17,7 @@ import timeit
 import numpy as np
 
 import transpile
+import transpile.cache
 from transpile import jit
 
 
@@ -135,7 +136,7 @@ def report(name, f, first_dt, how, t_jit, t_py, py_label):
 def main():
     t_start = time.perf_counter()
     print(f"transpile {transpile.__version__}, NumPy {np.__version__}, Python {sys.version.split()[0]}")
-    print(f"cache: {os.environ.get('TRANSPILE_CACHE_DIR') or 'default user cache directory'}"
+    print(f"cache: {transpile.cache.directory()}"
           f"{' (disabled by TRANSPILE_CACHE=0)' if os.environ.get('TRANSPILE_CACHE') == '0' else ''}\n")
 
     # 1. a*b+c on small float32 arrays: the cost of one call dominates.

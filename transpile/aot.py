@@ -120,9 +120,13 @@ def cwd_on_path() -> None:
 
 
 def import_module(name: str):
-    """A module by its dotted name, from the current folder as `python -m` finds it."""
+    """A module by its dotted name, from the current folder as `python -m` finds it
+    (signatures=[...] not compiled at decoration: the tools build or translate)."""
+    from .decorators import deferred
+
     cwd_on_path()
-    return importlib.import_module(name)
+    with deferred():
+        return importlib.import_module(name)
 
 
 def import_file(path: Path):
@@ -132,7 +136,10 @@ def import_file(path: Path):
     module = sys.modules.get(name)
     if module is not None and os.path.realpath(getattr(module, "__file__", "") or "") != os.path.realpath(path):
         raise ImportError(f"another module named {name!r} is already imported from {module.__file__}")
-    return importlib.import_module(name)
+    from .decorators import deferred
+
+    with deferred():
+        return importlib.import_module(name)
 
 
 def _import_error(path: Path, exc: BaseException) -> str:

@@ -189,6 +189,7 @@ def _age(seconds: float) -> str:
 
 def _cache(args, parser) -> int:
     from . import cache
+    from .inspection import entry_label
     from .options import cache_enabled
 
     root = cache.directory()
@@ -196,9 +197,10 @@ def _cache(args, parser) -> int:
         now = time.time()
         rows = []
         listed = cache.entries()
-        for e in sorted(listed, key=lambda e: (e.get("function", ""), e.get("created", 0))):
+        for e in sorted(listed, key=lambda e: (e.get("source_file") or "", e.get("function", ""),
+                                               e.get("created", 0))):
             sig = e["problem"] if e.get("damaged") else ", ".join(e.get("arg_types", []))
-            rows.append((e.get("function", "?"), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
+            rows.append((entry_label(e), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
                          "aot" if e.get("aot") else ""))
         if rows:
             widths = [max(len(r[i]) for r in rows + [("FUNCTION", "SIGNATURE", "SIZE", "AGE", "")])

@@ -1,6 +1,8 @@
-"""@jit: validates options and wraps the function; nothing compiles here."""
+"""@jit: validates options and wraps the function; only signatures=[...]
+compiles here (the rest on the first call with new argument types)."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 
@@ -36,8 +38,44 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, ful
         impl = JitFunction(func, opts)
         dispatcher = impl.dispatcher
         functools.update_wrapper(dispatcher, func)
+        if opts.signatures and not _DEFERRED:
+            _compile_signatures(impl)
         return dispatcher
 
     if fn is None:
         return wrap
     return wrap(fn)
+
+
+_DEFERRED: list = []  # non-empty while `transpile build`/`show`/`annotate` import modules
+
+
+@contextlib.contextmanager
+def deferred():
+    """signatures=[...] are not compiled at decoration while this holds: the
+    tools that import modules to read them build (or only translate) themselves."""
+    _DEFERRED.append(True)
+    try:
+        yield
+    finally:
+        _DEFERRED.pop()
+
+
+def _compile_signatures(impl) -> None:
+    """Compiles (or loads) each of signatures=[...] when the function is
+    decorated, as Numba does.  What would make the first call run as Python
+    (no usable compiler, a function that cannot be compiled, a bug in the
+    generated C++) is left to that call, which warns or raises; errors about
+    the code itself are raised here under fullgraph=True."""
+    from .diagnostics import FunctionNotCompilable, GeneratedCodeError, NoCompilerError, TranspileError
+    from .hir import types as T
+
+    for text in impl.options.signatures:
+        types = tuple(T.parse_signature(text))
+        try:
+            impl.compile(types)
+        except (NoCompilerError, FunctionNotCompilable, GeneratedCodeError):
+            pass  # the first call runs it as Python, warned (an import never fails for want of a compiler)
+        except TranspileError as exc:
+            if impl.options.fullgraph:
+                raise exc.with_traceback(None) from None

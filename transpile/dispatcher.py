@@ -73,6 +73,10 @@ class JitFunction:
             return f"<transpile.jit_class constructor of {self.construct.module}.{self.construct.qualname}>"
         return f"<transpile.jit {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
+    def __dir__(self) -> list[str]:
+        """The public attributes dir(f) shows beside the dispatcher's own (runtime.c dispatcher_dir)."""
+        return ["compile", "fallbacks", "inspect_cxx", "options", "py_func", "signatures"]
+
     @property
     def signatures(self) -> list[tuple]:
         """Argument types of each loaded specialization."""
@@ -338,6 +342,7 @@ class JitFunction:
         compile_shared(str(src), str(staging / cache.LIBRARY), self.options)
         return {
             "function": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
+            "qualname": self.py_func.__qualname__,  # with source_file: `transpile show file.py:f`
             "source_file": inspect.getsourcefile(self.py_func),
             "symbol": sym,
             "arg_types": [str(t) for t in arg_types],

@@ -303,3 +303,73 @@ def test_a_scripts_entries_are_found_by_file_and_packages_by_dotted_name(tmp_pat
     assert "1 built" in run(str(EXE), "build", "-q", "mypkg.kernels")
     assert "// total(float64[:]) -> float64" in run(str(EXE), "show", "mypkg.kernels:total")
     assert re.search(r"^mypkg/kernels\.py:total\s+\(float64\[:\]\)", run(str(EXE), "cache", "list"), re.M)
+
+
+def test_a_long_compile_shows_a_progress_line_on_a_terminal_only(tmp_path):
+    """While a compile runs past TRANSPILE_PROGRESS_AFTER seconds (default 1; 0
+    here) a line names the specialization on a terminal's stderr and is erased
+    at the end; with stderr a pipe nothing is written."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    pytest.importorskip("tqdm")
+    script = tmp_path / "prog.py"
+    script.write_text("from transpile import jit\n\n\n@jit\ndef g(x):\n    return x * 2.5\n\n\nprint(g(2.0))\n")
+    env = dict(os.environ, TRANSPILE_CACHE="0", TRANSPILE_PROGRESS_AFTER="0", PYTHONDONTWRITEBYTECODE="1")
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    stdout, _ = proc.communicate(timeout=300)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.returncode == 0 and stdout.strip() == b"5.0"
+    assert b"transpile: compiling g(float)" in seen, seen
+    piped = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+EAGER = '''\
+import json
+import numpy as np
+import transpile.dispatcher as d
+from transpile import jit
+
+
+@jit(signatures=["float64[:]"])
+def total(x):
+    return x.sum()
+
+
+at_import = [d.COMPILE_COUNT, [[str(t) for t in s] for s in total.signatures]]
+x = np.arange(5.0)
+same = [repr(total(a)) == repr(total.py_func(a)) for a in (x, x[::2], np.asfortranarray(x))]
+print(json.dumps({"at_import": at_import, "same": same, "compiles": d.COMPILE_COUNT,
+                  "public": sorted(n for n in dir(total) if n in ("py_func", "signatures", "inspect_cxx", "compile",
+                                                                  "fallbacks", "options"))}))
+'''
+
+
+def test_signatures_compile_at_decoration_and_serve_every_layout(tmp_path):
+    """signatures=[...] compile when the function is decorated; that any-layout
+    specialization serves C-contiguous, strided and Fortran calls (no compile
+    more); dir(f) lists the public attributes."""
+    script = tmp_path / "eager.py"
+    script.write_text(EAGER)
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    out = subprocess.run([sys.executable, "-W", "error", str(script)], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"at_import": [1, [["float64[:]"]]], "same": [True] * 3, "compiles": 1,
+                                      "public": ["compile", "fallbacks", "inspect_cxx", "options", "py_func",
+                                                 "signatures"]}

@@ -33,7 +33,7 @@ def _compile(src: Path, lib: Path, options, portable: bool) -> None:
     """The JIT's compile, without -march=native for artifacts that ship (--inplace)."""
     from . import toolchain
 
-    toolchain.compile_shared(str(src), str(lib), options, portable=portable)
+    toolchain.compile_shared(str(src), str(lib), options, portable=portable, progress=False)  # aot's own progress
 
 
 # Python scalars and the NumPy scalars of the same dtype: a build for one may serve the other.

@@ -2,6 +2,7 @@
 errors into CompileErrors that point at the user's Python line."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -157,11 +158,15 @@ def command(source_path: str, output_path: str, options, portable: bool = False)
 
 
 def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,
-                   portable: bool = False) -> None:
-    """Compiles one translation unit into a shared library."""
+                   portable: bool = False, progress: bool = True) -> None:
+    """Compiles one translation unit into a shared library (progress: a line on
+    the terminal while a compile takes over a second; `transpile build` has its own)."""
+    from .progress import compiling
+
     cmd = command(source_path, output_path, options, portable)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        with compiling(source_path) if progress else contextlib.nullcontext():
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
         raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
     except OSError as exc:

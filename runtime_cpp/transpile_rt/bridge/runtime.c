@@ -1651,6 +1651,23 @@ static PyObject *dispatcher_getattro(PyObject *self, PyObject *name) {
     return PyObject_GetAttr(((Dispatcher *)self)->impl, name);
 }
 
+/* dir(f): the type's names and the public ones of the Python side
+ * (JitFunction.__dir__: py_func, signatures, inspect_cxx, compile, ...),
+ * which getattro reaches through impl. */
+static PyObject *dispatcher_dir(PyObject *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *names = PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__dir__", "O", self);
+    if (!names) return NULL;
+    PyObject *more = PyObject_Dir(((Dispatcher *)self)->impl);
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    if (!more || PyList_SetSlice(names, n, n, more) < 0) {
+        Py_XDECREF(more);
+        Py_DECREF(names);
+        return NULL;
+    }
+    Py_DECREF(more);
+    return names;
+}
+
 static PyObject *dispatcher_repr(Dispatcher *self) { return PyObject_Repr(self->impl); }
 
 static PyObject *dispatcher_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
@@ -1672,6 +1689,7 @@ static PyMethodDef dispatcher_methods[] = {
     {"set_guards", (PyCFunction)dispatcher_set_guards, METH_VARARGS,
      "set_guards(entry_address, guards_or_None): the live-global guards checked before each call"},
     {"remove_overload", (PyCFunction)dispatcher_remove_overload, METH_O, "remove_overload(entry_address)"},
+    {"__dir__", (PyCFunction)dispatcher_dir, METH_NOARGS, "the dispatcher's names and its public attributes"},
     {NULL}};
 
 static PyGetSetDef dispatcher_getset[] = {
