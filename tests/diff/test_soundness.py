@@ -306,3 +306,42 @@ def quiet_arguments(x, y):
 def test_arguments_that_cannot_raise_get_no_temporaries(check):
     check(quiet_arguments, np.array([0.5, 1.5]), 2.0)
     assert "tr_o" not in quiet_arguments.inspect_cxx()
+
+
+# --------------------------------------------------------------------------
+# Python numbers stored into integer arrays: NumPy 2's OverflowError / ValueError
+# --------------------------------------------------------------------------
+
+
+@jit
+def store_element(a, i, v):
+    a[i] = v
+    return a
+
+
+@jit
+def store_fill(a, v):
+    a[1:] = v
+    a[a > 100] = v
+    return a
+
+
+@jit
+def store_literals(a, b):
+    a[0] = 7
+    a[1] = 2.5
+    b[0] = -1
+    return a, b
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int32, np.int64, np.uint64])
+@pytest.mark.parametrize("v", [300, -1, 2**40, 5, float("nan"), float("inf"), 1e300, -3.7, 1e19, -1.0, 255.9])
+def test_python_number_stores_follow_numpy(check, dtype, v):
+    check(store_element, np.zeros(3, dtype), 1, v)
+    check(store_element, np.zeros(3, dtype), 7, v)  # the index is checked first
+    check(store_fill, np.zeros(3, dtype), v)
+
+
+def test_stores_known_safe_pay_nothing(check):
+    check(store_literals, np.zeros(2, np.uint8), np.zeros(1, np.int16))
+    assert "py_store" not in store_literals.inspect_cxx()

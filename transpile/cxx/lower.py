@@ -20,6 +20,7 @@ from .lower_lambdas import LambdaLowering
 from .lower_globals import GlobalsLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import alt_slot, kind_slot, local_name, symbol, weak_flag
+from .stores import checked, needs_check
 from .types import ctype, literal
 
 # What evaluates an array expression in generated code (runtime_cpp's expr.hpp):
@@ -459,6 +460,15 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             self.emit("tr::readonly_error();")
             return
         arr = self.ev(self.expr(target.value))
+        dst = info.result.dtype if isinstance(info.result, (T.Scalar, T.Array)) else None
+        if dst and needs_check(vt, dst, value.code):  # a Python number NumPy may refuse (cxx/stores.py)
+            if info.kind == "element":  # NumPy checks the index first
+                idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
+                ref, v = self.tmp("ref"), self.hoist(value.code)
+                self.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx}); "
+                          f"{ref} = {checked(self, v, vt, dst)}; }}")
+                return
+            value = CExpr(self.hoist(checked(self, value.code, vt, dst)))
         if info.kind == "mask":
             self.emit(f"tr::mask_set({arr}, {self.ev(self.expr(target.index[0]))}, {value.code});")
             return
@@ -552,29 +562,19 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
 
     def boxed_return(self, s: h.Return, value: CExpr):
         """Return sites of different types: each gives a Python object of its
-        own type (passes/paths.py); a tuple is built item by item."""
-        from .lower_dicts import H_TOPY
+        own type (passes/paths.py)."""
+        from .lower_dicts import H_TOPY, to_py
 
         self.module.include(H_TOPY)
         self.module.needs_host = True
-        if isinstance(s.value, h.TupleExpr):
-            items = [self.boxed_value(e, self.expr(e).code) for e in s.value.elts]
-            self.emit(f"return tr::topy::tuple({', '.join(items)});")
-        else:
-            self.emit(f"return {self.boxed_value(s.value, value.code)};")
-
-    def boxed_value(self, node, code: str) -> str:
-        """A tr::Object for the value of node with the type it has on this
-        path (a variable's flag or kind says which, passes/paths.py)."""
-        from .lower_dicts import to_py
-
-        name = node.id if isinstance(node, h.Name) else None
+        name = s.value.id if isinstance(s.value, h.Name) else None
+        t = self.type_of(s.value)
         if name in self.tf.path_types.tagged:
-            return f"tr::topy::one({code}, {self.weak_flag_of(name)})"
-        out = to_py(self.type_of(node), code)
-        for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):
-            out = f"({kind_slot(self.var(name))} == {i} ? {to_py(alt, alt_slot(self.var(name), i))} : {out})"
-        return out
+            self.emit(f"return tr::topy::one({value.code}, {self.weak_flag_of(name)});")
+            return
+        for i, alt in enumerate(self.tf.path_types.boxed.get(name, ())):
+            self.emit(f"if ({kind_slot(self.var(name))} == {i}) return {to_py(alt, alt_slot(self.var(name), i))};")
+        self.emit(f"return {to_py(t, value.code)};")
 
     def s_Assert(self, s: h.Assert):
         test = self.expr(s.test).code
