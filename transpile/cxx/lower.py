@@ -562,19 +562,29 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
 
     def boxed_return(self, s: h.Return, value: CExpr):
         """Return sites of different types: each gives a Python object of its
-        own type (passes/paths.py)."""
-        from .lower_dicts import H_TOPY, to_py
+        own type (passes/paths.py); a tuple is built item by item."""
+        from .lower_dicts import H_TOPY
 
         self.module.include(H_TOPY)
         self.module.needs_host = True
-        name = s.value.id if isinstance(s.value, h.Name) else None
-        t = self.type_of(s.value)
+        if isinstance(s.value, h.TupleExpr):
+            items = [self.boxed_value(e, self.expr(e).code) for e in s.value.elts]
+            self.emit(f"return tr::topy::tuple({', '.join(items)});")
+        else:
+            self.emit(f"return {self.boxed_value(s.value, value.code)};")
+
+    def boxed_value(self, node, code: str) -> str:
+        """A tr::Object for the value of node with the type it has on this
+        path (a variable's flag or kind says which, passes/paths.py)."""
+        from .lower_dicts import to_py
+
+        name = node.id if isinstance(node, h.Name) else None
         if name in self.tf.path_types.tagged:
-            self.emit(f"return tr::topy::one({value.code}, {self.weak_flag_of(name)});")
-            return
-        for i, alt in enumerate(self.tf.path_types.boxed.get(name, ())):
-            self.emit(f"if ({kind_slot(self.var(name))} == {i}) return {to_py(alt, alt_slot(self.var(name), i))};")
-        self.emit(f"return {to_py(t, value.code)};")
+            return f"tr::topy::one({code}, {self.weak_flag_of(name)})"
+        out = to_py(self.type_of(node), code)
+        for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):
+            out = f"({kind_slot(self.var(name))} == {i} ? {to_py(alt, alt_slot(self.var(name), i))} : {out})"
+        return out
 
     def s_Assert(self, s: h.Assert):
         test = self.expr(s.test).code
