@@ -149,12 +149,42 @@ inline Str str_of(uint16_t v) { return str_of_int(v); }
 inline Str str_of(uint32_t v) { return str_of_int(v); }
 inline Str str_of(uint64_t v) { return str_of_int(v); }
 
+// The correctly rounded p-digit decimal of x (x > 0) reads back as x: its
+// digits and exponent.  Away from powers of two the interval of values that
+// read back as x is symmetric, and the correctly rounded p+1 digits are at
+// least as close to x as the p digits (which are p+1 digits too), so which
+// lengths read back is monotone in p and a binary search finds the shortest.
+inline bool round_trips(double x, int p, char *digits, int *nd, int *exp10) {
+    char buf[48];
+    snprintf(buf, sizeof buf, "%.*e", p - 1, x);
+    const char *q = buf;
+    *nd = 0;
+    for (; *q && *q != 'e'; ++q)
+        if (*q >= '0' && *q <= '9') digits[(*nd)++] = *q;
+    *exp10 = atoi(q + 1);
+    return strtod(buf, nullptr) == x;
+}
+
 // The shortest decimal digits that read back as x (x > 0, finite), as
 // CPython's repr() finds them: for each length, the correctly rounded
 // digits (glibc's printf and strtod round correctly); at a power of two the
-// interval below x is half as wide, so the next digits up are tried too.
-// Returns the number of digits; *decpt: x = 0.DIGITS * 10**decpt.
+// interval below x is half as wide, so every length is tried, with the next
+// digits up too.  Returns the number of digits; *decpt: x = 0.DIGITS * 10**decpt.
 inline int shortest_digits(double x, char *digits, int *decpt) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    if ((bits & ((uint64_t(1) << 52) - 1)) != 0) {  // not a power of two: binary search
+        int lo = 1, hi = 17, nd = 0, exp10 = 0;     // 17 digits always read back
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (round_trips(x, mid, digits, &nd, &exp10)) hi = mid;
+            else lo = mid + 1;
+        }
+        round_trips(x, lo, digits, &nd, &exp10);
+        while (nd > 1 && digits[nd - 1] == '0') --nd;
+        *decpt = exp10 + 1;
+        return nd;
+    }
     char buf[48];
     for (int p = 1; p <= 17; ++p) {
         snprintf(buf, sizeof buf, "%.*e", p - 1, x);
