@@ -71,8 +71,12 @@ def _parser() -> argparse.ArgumentParser:
                        description="Write one self-contained HTML page: the source with each line marked compiled, "
                        "fallback or not compiled (with the reason), inferred variable types beside each line, and "
                        "each compiled line expandable (click) to the C++ it produced. Signatures come from "
-                       "annotations, signatures=, export comments, --signature and the cache.")
+                       "annotations, signatures=, export comments, --signature and the cache. The file's "
+                       "top-level code does not run (only its imports, definitions and constants), unless --run.")
     a.add_argument("file", metavar="FILE")
+    a.add_argument("--run", action="store_true",
+                   help="import the file normally, running its top-level code (what it compiles is then in the "
+                        "cache, and its types in the report)")
     a.add_argument("-o", "--output", help="the report's path (default: FILE with .html)")
     a.add_argument("--signature", action="append", default=[], metavar="FUNC=TYPES",
                    help='an extra signature, e.g. axpy="float, float64[:], float64[:]" (repeatable)')
@@ -162,7 +166,7 @@ def _annotate(args, parser) -> int:
     if not os.path.isfile(args.file):
         return _fail(f"no such file: {args.file}")
     try:
-        out = inspection.annotate(args.file, args.output, extra)
+        out = inspection.annotate(args.file, args.output, extra, run=args.run)
     except (ValueError, ImportError, SyntaxError, TranspileError) as exc:
         return _fail(str(exc))
     print(f"wrote {out}")

@@ -200,11 +200,32 @@ def _fallback_lines(tr, path: Path) -> dict[int, str]:
     return out
 
 
-def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int, Line], list[dict]]:
-    """Source lines, per-line facts, and a summary per @jit function."""
+def _whole_function_reason(fn) -> str | None:
+    """Why a function runs in CPython whatever its argument types, or None:
+    what the dispatcher would say without a signature (generators, a construct
+    the frontend cannot compile in any function)."""
+    import inspect
+
+    from .frontend import function_hir
+
+    if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        return "generators and coroutines run in CPython"
+    try:
+        function_hir(fn)
+    except aot.NOT_COMPILABLE as exc:
+        return exc.message
+    except TranspileError:
+        return None  # reported against each signature
+    return None
+
+
+def analyse(path: Path, extra: dict | None = None, run: bool = False) -> tuple[list[str], dict[int, Line], list[dict]]:
+    """Source lines, per-line facts, and a summary per @jit function.  The
+    file's top-level code runs only with `run` (definitions.py)."""
+    from . import definitions
     from .hir import types as T
 
-    module = aot.import_file(path)
+    module = aot.import_file(path) if run else definitions.load(path, *aot.module_name(path))
     source = path.read_text()
     src_lines = source.splitlines()
     tree = ast.parse(source)
@@ -217,12 +238,14 @@ def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int,
     in_jit: set = set()
     summary, cached = [], _cached()
     basename = path.name
+    seen: set = set()
     for disp in importhook.jit_functions(module):
         impl = disp._ensure.__self__
         fn = impl.py_func
         node = defs.get((fn.__name__, fn.__code__.co_firstlineno))
-        if node is None:
+        if node is None or id(impl) in seen:  # one row per function, whatever names it is bound to
             continue
+        seen.add(id(impl))
         stmts = _statement_lines(node)
         in_jit.update(range(fn.__code__.co_firstlineno, node.end_lineno + 1))
         sigs = known_signatures(impl, path, cached)
@@ -230,6 +253,12 @@ def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int,
         sigs = list(dict.fromkeys(sigs))
         info = {"name": fn.__qualname__, "line": node.lineno, "signatures": [], "errors": []}
         compiled_any, failure, python_mode = False, None, False
+        whole = None if sigs else _whole_function_reason(fn)
+        if whole is not None:  # no signature needed to know it runs in CPython
+            info["errors"].append(f"the whole function runs in CPython (JIT Fallback): {whole}")
+            for ln in set(stmts.values()):
+                lines[ln].status, lines[ln].reason = "fallback", info["errors"][-1]
+            python_mode = True
         for types in sigs:
             label = f"{fn.__qualname__}({', '.join(t.spell() for t in types)})"
             try:
@@ -285,8 +314,9 @@ def analyse(path: Path, extra: dict | None = None) -> tuple[list[str], dict[int,
                 here.status, here.reason = "error", f"not compiled: the function failed: {failure.message}"
             else:
                 here.status, here.reason = "error", "not compiled: no code was generated for this line"
-        info["status"] = "compiled" if compiled_any else ("no signature" if not sigs else "runs in CPython"
-                                                          if python_mode else "failed")
+        info["status"] = "compiled" if compiled_any else ("runs in CPython" if python_mode else "no signature"
+                                                          if not sigs else "failed")
+        info["errors"] = list(dict.fromkeys(info["errors"]))
         summary.append(info)
     for ln, text in enumerate(src_lines, 1):
         code = text.split("#")[0].strip()
@@ -310,6 +340,7 @@ h1{font-size:1.2em} .legend span{padding:2px 8px;margin-right:6px;border-radius:
 .cxx pre{margin:0;padding:.4em .8em;font-size:12px;white-space:pre-wrap}
 .cxx h4{margin:.3em .8em 0;font-size:11px;color:#666;font-weight:normal}
 .reason{color:#a22;font-size:12px;padding-left:1em}
+.line .reason{grid-column:3/-1;white-space:pre-wrap;overflow-wrap:anywhere;padding:0 1em .2em 1em}
 table.fns{border-collapse:collapse;margin:.5em 0 1em}table.fns td{padding:2px 10px;border-bottom:1px solid #eee}
 """
 
@@ -334,9 +365,9 @@ def _code_html(text: str) -> str:
     return pyg(text, CppLexer(), HtmlFormatter(noclasses=True, nowrap=False, style="default"))
 
 
-def annotate_html(path: Path, extra: dict | None = None) -> str:
+def annotate_html(path: Path, extra: dict | None = None, run: bool = False) -> str:
     path = Path(path).resolve()
-    src_lines, lines, summary = analyse(path, extra)
+    src_lines, lines, summary = analyse(path, extra, run)
     marks = {"compiled": "✓", "fallback": "↯", "error": "✗", "python": "·", "": ""}
     counts = {k: sum(1 for l in lines.values() if l.status == k) for k in ("compiled", "fallback", "error",
                                                                              "python")}
@@ -364,8 +395,8 @@ def annotate_html(path: Path, extra: dict | None = None) -> str:
             info.status in ("error", "fallback") else ""
         out.append(f"<div class='{' '.join(c for c in cls if c)}' id='L{n}' data-line='{n}' "
                    f"data-status='{info.status}' title='{title}'><span class='no'>{n}</span><span class='mark'>"
-                   f"{marks[info.status]}</span><span class='code'>{html.escape(text)}{reason}</span>"
-                   f"<span class='ty'>{html.escape(types)}</span></div>")
+                   f"{marks[info.status]}</span><span class='code'>{html.escape(text)}</span>"
+                   f"<span class='ty'>{html.escape(types)}</span>{reason}</div>")
         if info.cxx:
             body = "".join(f"<h4>{html.escape(label)}</h4>{_code_html(code)}" for label, code in info.cxx)
             out.append(f"<div class='cxx' id='X{n}' hidden>{body}</div>")
@@ -375,9 +406,10 @@ def annotate_html(path: Path, extra: dict | None = None) -> str:
     return "\n".join(out)
 
 
-def annotate(path: str, output: str | None = None, extra: dict | None = None) -> str:
-    """Writes the report; returns its path."""
-    page = annotate_html(Path(path), extra)
+def annotate(path: str, output: str | None = None, extra: dict | None = None, run: bool = False) -> str:
+    """Writes the report; returns its path (run: execute the file's top-level
+    code, for types a real run compiled into the cache)."""
+    page = annotate_html(Path(path), extra, run)
     output = output or str(Path(path).with_suffix(".html"))
     Path(output).write_text(page, encoding="utf-8")
     return output

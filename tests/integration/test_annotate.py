@@ -62,6 +62,18 @@ SOURCE = textwrap.dedent('''\
 
     def plain(v):
         return v + 1
+
+
+    alias = good
+
+
+    @jit
+    def gen_nosig(x):
+        yield x
+
+
+    print("top-level code ran")
+    raise SystemExit(3)
 ''')
 
 PROBE = '''
@@ -74,7 +86,14 @@ PROBE = '''
             reason: l.querySelector('.reason') ? l.querySelector('.reason').textContent : '', mark: l.querySelector('.mark').textContent,
             cxx_visible: !!(x && x.offsetHeight > 0), cxx: x ? x.textContent : null};
   }
-  var r = {before: {}, after: {}, folded: null, others_hidden: true};
+  function box(e) { var b = e.getBoundingClientRect(); return {l: b.left, r: b.right, t: b.top, b: b.bottom}; }
+  function layout(n) {
+    var l = document.getElementById('L' + n);
+    return {line: box(l), code: box(l.querySelector('.code')), ty: box(l.querySelector('.ty')),
+            reason: box(l.querySelector('.reason')), scroll: l.scrollWidth, client: l.clientWidth};
+  }
+  var r = {before: {}, after: {}, folded: null, others_hidden: true, layout: {}};
+  [21, 28].forEach(function (n) { r.layout[n] = layout(n); });
   [5, 10, 11, 14, 21, 28, 34, 39, 43].forEach(function (n) { r.before[n] = state(n); });
   document.getElementById('L14').click();
   [10, 14].forEach(function (n) { r.after[n] = state(n); });
@@ -112,15 +131,42 @@ def report(tmp_path, monkeypatch):
     return out
 
 
+def test_annotate_does_not_run_the_files_code(report, capsys):
+    """The report was written although the file prints and raises SystemExit at
+    top level: annotate reads definitions only (--run imports it normally)."""
+    assert report.is_file()
+    assert "top-level code ran" not in capsys.readouterr().out
+
+
+def test_annotate_run_executes_the_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "annrun.py"
+    src.write_text("from transpile import jit\n\n\n@jit\ndef one(x: float):\n    return x + 1.0\n\n\n"
+                   "print('top-level code ran')\n")
+    try:
+        assert cli.main(["annotate", "--run", str(src), "-o", str(tmp_path / "r.html")]) == 0
+    finally:
+        sys.modules.pop("annrun", None)
+        while str(tmp_path) in sys.path:
+            sys.path.remove(str(tmp_path))
+    assert "top-level code ran" in capsys.readouterr().out
+
+
 def test_report_is_self_contained(report):
     page = report.read_text()
     assert not re.search(r"""(src|href)=['"](https?:|//)""", page)  # nothing fetched from elsewhere
     assert "<style>" in page and "<script>" in page
     summary = json.loads(unescape(re.search(r"<script type='application/json' id='summary'>(.*?)</script>", page,
                                              re.S).group(1)))
+    names = [f["name"] for f in summary["functions"]]
+    assert len(names) == len(set(names))  # one row per function (alias = good is not a second one)
     status = {f["name"]: f["status"] for f in summary["functions"]}
     assert status == {"good": "compiled", "bad": "failed", "mixed": "compiled", "gen": "runs in CPython",
-                      "nosig": "no signature"}
+                      "nosig": "no signature", "gen_nosig": "runs in CPython"}
+    errors = {f["name"]: f["errors"] for f in summary["functions"]}
+    assert errors["gen_nosig"] == ["the whole function runs in CPython (JIT Fallback): generators and coroutines "
+                                   "run in CPython"]
+    assert len(errors["gen"]) == len(set(errors["gen"]))
 
 
 def test_report_in_headless_chromium(report, tmp_path):
@@ -128,7 +174,8 @@ def test_report_in_headless_chromium(report, tmp_path):
     probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
     cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-           f"--user-data-dir={tmp_path / 'chromium-profile'}", "--dump-dom", probe.as_uri()]
+           f"--user-data-dir={tmp_path / 'chromium-profile'}", "--window-size=900,700", "--dump-dom",
+           probe.as_uri()]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     m = re.search(r'<pre id="probe-result">(.*?)</pre>', proc.stdout, re.S)
@@ -151,6 +198,15 @@ def test_report_in_headless_chromium(report, tmp_path):
     assert "runs as Python (JIT Fallback): variable 'z' holds values of two incompatible" in before["28"]["reason"]
     assert "runs as Python" in before["28"]["cxx"]  # its C++: the call into the Python region
     assert "fallback" in before["34"]["cls"] and "the whole function runs in CPython" in before["34"]["reason"]
+
+    # long reasons: on their own row under the code and the types, wrapped inside the line (nothing spills
+    # over the types column or past the page)
+    for n in ("21", "28"):
+        box = r["layout"][n]
+        assert box["reason"]["t"] >= max(box["code"]["b"], box["ty"]["b"]) - 0.5, box
+        assert box["reason"]["r"] <= box["line"]["r"] + 0.5 and box["reason"]["l"] >= box["code"]["l"] - 0.5, box
+        assert box["scroll"] <= box["client"] + 1, box
+    assert r["layout"]["28"]["reason"]["b"] - r["layout"]["28"]["reason"]["t"] > 20  # it wrapped
 
     # inferred types beside the lines
     assert before["10"]["types"] == "a: float, x: float64[:], y: float64[::1]"
