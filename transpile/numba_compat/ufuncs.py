@@ -150,6 +150,7 @@ class Vectorized:
         self.nargs = self.nin + 1
         self.identity = 0 if identity == "reorderable" else identity
         self._loops = []
+        self._lazy: dict = {}  # argument dtypes -> (argument dtypes, result dtype) without signatures
         for sig in sigs:
             if len(sig.args) != self.nin:
                 raise TypeError(f"vectorize: signature {sig!r} has {len(sig.args)} arguments, {fn.__name__} takes "
@@ -183,15 +184,20 @@ class Vectorized:
     def _loop_for(self, args: tuple):
         if self._loops:
             return _resolve(self.__name__, self._loops, args)
-        # no declared signatures: compile for the arguments' own types, as Numba's DUFunc does
+        # no declared signatures: a loop for the arguments' own types, as Numba's DUFunc makes one
         in_types = tuple(np.dtype(_default_dtype(a)) for a in args)
-        self.kernel.compile([T.Scalar(dt.name) for dt in in_types])
-        spec = next(s for s in self.kernel._specializations if s["types"] == tuple(T.Scalar(dt.name) for dt in in_types))
-        result = T.deserialize(spec["result_type_ser"])
-        result = getattr(result, "inner", result)
-        if not isinstance(result, T.Scalar):
-            raise TypeError(f"{self.__name__} returns {result}, not a number: it cannot be vectorized")
-        return in_types, np.dtype(result.dtype)
+        known = self._lazy.get(in_types)
+        if known is None:
+            from ..passes.pipeline import translate
+
+            # the result dtype, from translating the kernel alone (no C++ compile)
+            scalars = tuple(T.Scalar(dt.name) for dt in in_types)
+            result = translate(self.kernel.py_func, scalars, self.kernel.options, "tr_entry_probe").return_type
+            result = getattr(result, "inner", result)
+            if not isinstance(result, T.Scalar):
+                raise TypeError(f"{self.__name__} returns {result}, not a number: it cannot be vectorized")
+            known = self._lazy[in_types] = (in_types, np.dtype(result.dtype))
+        return known
 
     def __call__(self, *args, out=None, **kwargs):
         _check_kwargs(self.__name__, kwargs)
