@@ -144,3 +144,33 @@ def count_and_total(a):
 ])
 def test_tuple_items_keep_their_paths_type(check, fn, args):
     check(fn, *args)
+
+
+@jit
+def horner_pair(coeffs, x):
+    p = 0.0                  # Python floats until an np.float64 coefficient is added
+    dp = 0.0
+    for c in coeffs:
+        dp = dp * x + p      # a Python float or an np.float64, known at run time
+        p = p * x + c
+    return p, dp
+
+
+@jit
+def halving(a, k):
+    s = 0.0
+    for x in a:
+        s = s * 0.5 + x
+    t = s * 2.0              # a Python float if the loop never ran
+    for _ in range(k):
+        t -= 1.0
+    return t
+
+
+@pytest.mark.parametrize("fn, args", [
+    (horner_pair, (np.array([1.0, -2.0, 3.0]), 0.5)), (horner_pair, (np.zeros(0), 0.5)),
+    (horner_pair, (np.array([2.0]), 1.5)),
+    (halving, (np.arange(3.0), 2)), (halving, (np.zeros(0), 2)), (halving, (np.zeros(0), 0)),
+])
+def test_python_float_or_float64_known_at_run_time(check, fn, args):
+    check(fn, *args)

@@ -12,6 +12,7 @@ import numpy as np
 from ..hir import nodes as h
 from ..hir import types as T
 from ..passes.infer import Program, TypedFunction
+from ..passes import unbound
 from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
 from .lower_lists import ListLowering, conv
@@ -215,6 +216,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         self.loop_flags: list = []  # per enclosing loop: name of its "broke" flag or None
         self.last_line = None
         self.kernel = None  # the prange loop (passes.parallel.ParallelLoop) whose body is being lowered
+        # reads that may find their variable unassigned (UnboundLocalError), and the variables flagged
+        self.unbound = unbound.analyse(self.fn, set(tf.var_types), tf.fallbacks)
 
     # ---- helpers used by library entries ------------------------------------
 
@@ -289,6 +292,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         for n, alts in sorted(tf.path_types.boxed.items() if tf.path_types else ()):
             locals_.append(f"int {kind_slot(self.var(n))} = -1;")
             locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{}};" for i, t in enumerate(alts)]
+        locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
         self.dict_headers()
         self.read_live_globals()
         self.block(self.fn.body)
@@ -301,6 +305,18 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         comment = f"{self.fn.qualname}({sig}) -> {tf.return_type}    [{_short(self.fn.filename)}:{self.fn.loc.line}]"
         return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment)
 
+    def mark_bound(self, name) -> None:
+        """After an assignment: the variable holds a value (passes/unbound.py)."""
+        if name in self.unbound.names:
+            self.emit(f"{bound_flag(self.var(name))} = true;")
+
+    def check_bound(self, node) -> str | None:
+        """C++ raising UnboundLocalError when this read finds its variable unassigned."""
+        if node not in self.unbound.reads:
+            return None
+        self.module.include("transpile_rt/unbound.hpp")
+        return f'tr::check_bound({bound_flag(self.var(node.id))}, "{node.id}")'
+
     def block(self, stmts) -> None:
         i = 0
         while i < len(stmts):
@@ -309,6 +325,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
                 while j < len(stmts) and stmts[j] in self.tf.fallbacks:
                     j += 1
                 self.region([self.tf.fallbacks[s] for s in stmts[i:j]])
+                for name in sorted(set().union(*(self.tf.fallbacks[s].writes for s in stmts[i:j]))):
+                    self.mark_bound(name)
                 i = j
                 continue
             s = stmts[i]
@@ -408,7 +426,9 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         value = self.expr(s.value)
         vt = self.type_of(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):
-            self.assign_name(s.targets[0].id, value, vt)
+            dynamic = self.tf.path_types and s.targets[0] in self.tf.path_types.dynamic
+            weak = self.hoist(self.weak_code(s.value)) if dynamic else None
+            self.assign_name(s.targets[0].id, value, vt, weak)
             return
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Subscript):
             # tr::assign copes with overlap, so the value stays lazy (fused).
@@ -418,7 +438,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         for target in s.targets:
             self.assign_target(target, CExpr(src), vt)
 
-    def assign_name(self, name, value: CExpr, vt):
+    def assign_name(self, name, value: CExpr, vt, weak: str | None = None):
         dst_t = self.tf.var_types[name]
         alts = self.tf.path_types.boxed.get(name) if self.tf.path_types else None
         if alts:  # the value is kept in the slot of its own type too (passes/paths.py)
@@ -429,11 +449,25 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
                 value = CExpr(slot)
             self.emit(f"{kind_slot(self.var(name))} = {kind};")
         self.emit(f"{self.var(name)} = {self.convert(value, vt, dst_t)};")
-        self.set_weak_flag(name, vt)
+        self.mark_bound(name)
+        self.set_weak_flag(name, vt, weak)
 
-    def set_weak_flag(self, name, vt):
+    def set_weak_flag(self, name, vt, weak: str | None = None):
+        """weak: C++ computing the flag where it is known at run time only."""
         if self.tf.path_types and name in self.tf.path_types.tagged:
-            self.emit(f"{self.weak_flag_of(name)} = {'true' if vt.weak else 'false'};")
+            self.emit(f"{self.weak_flag_of(name)} = {weak or ('true' if vt.weak else 'false')};")
+
+    def weak_code(self, node) -> str:
+        """C++ for whether node's value is a Python number (passes/paths.py):
+        a flag, or `and` of its operands' for +, -, * of Python floats and
+        np.float64s (the result is a Python float only if both are)."""
+        path_types = self.tf.path_types
+        if isinstance(node, h.BinOp) and node in path_types.weak_exprs:
+            return f"({self.weak_code(node.left)} && {self.weak_code(node.right)})"
+        if isinstance(node, h.Name) and node.id in path_types.tagged:
+            return self.weak_flag_of(node.id)
+        t = self.type_of(node)
+        return "true" if isinstance(t, T.Scalar) and t.weak else "false"
 
     def weak_flag_of(self, name) -> str:
         return weak_flag(self.var(name))
@@ -493,6 +527,9 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         vt = self.type_of(s.value)
         value = self.expr(s.value)
         if isinstance(target, (h.Name, h.Attribute)):
+            check = self.check_bound(target) if isinstance(target, h.Name) else None
+            if check:  # v += 1 reads v first
+                self.emit(f"{check};")
             name = self.var(target.id) if isinstance(target, h.Name) else self.field_ref(target)
             cur, cur_t = CExpr(name), tt
             if isinstance(target, h.Name) and isinstance(self.tf.var_types[target.id], T.Optional):
@@ -505,7 +542,10 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             else:
                 expr = self.binop(s.op, ops, cur, cur_t, value, vt)
                 if isinstance(target, h.Name):
-                    self.assign_name(target.id, CExpr(self.hoist(expr.code)), ops.result)
+                    weak = None
+                    if self.tf.path_types and target in self.tf.path_types.dynamic:
+                        weak = self.hoist(f"({self.weak_code(target)} && {self.weak_code(s.value)})")
+                    self.assign_name(target.id, CExpr(self.hoist(expr.code)), ops.result, weak)
                 else:
                     self.emit(f"{name} = {self.convert(expr, ops.result, tt)};")
             return
@@ -579,8 +619,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         from .lower_dicts import to_py
 
         name = node.id if isinstance(node, h.Name) else None
-        if name in self.tf.path_types.tagged:
-            return f"tr::topy::one({code}, {self.weak_flag_of(name)})"
+        if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs:
+            return f"tr::topy::one({code}, {self.weak_code(node)})"
         out = to_py(self.type_of(node), code)
         for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):
             out = f"({kind_slot(self.var(name))} == {i} ? {to_py(alt, alt_slot(self.var(name), i))} : {out})"

@@ -43,6 +43,8 @@ class PathTypes:
     their value, and whether results cross as Python objects."""
 
     tagged: frozenset  # names whose C++ variable has a Python-number flag beside it
+    dynamic: dict  # assignment target (h.Name) -> value node (or the h.AugAssign) whose weakness is known at run time
+    weak_exprs: frozenset  # +, -, * nodes giving a Python float or an np.float64 by path
     boxed: dict  # name -> the types other than its C++ type it may hold (each kept in its own slot)
     boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
 
@@ -81,10 +83,17 @@ class _Checker:
         for s in _statements(typer.fn.body):
             _link(s, self.parent)
         self.reach = reaching.analyse(typer.fn, typer.locals, self.tf.fallbacks)
+        self.dynamic: dict = {}  # grows until it settles (check)
+        self.reset()
+
+    def reset(self):
         self.possible: dict = {}  # node -> the set of types its value may have, where that set is not {static type}
         self.tagged: set = set()
         self.boxed: dict = {}
         self.boxes_returns = False
+        self.weak_exprs: set = set()
+        self.flag_reads: set = set()  # variables whose flag a weak_exprs node reads
+        self.grew = False
 
     # ---- the types a value may have --------------------------------------
 
@@ -106,7 +115,11 @@ class _Checker:
         result = None
         static = self.tf.types.get(node)
         if isinstance(node, h.Name) and node in self.reach.uses:
-            found = {self.def_type(d, node.id) for d in self.reach.uses[node]} - {None}
+            found = set()
+            for d in self.reach.uses[node]:
+                t = self.def_type(d, node.id)
+                found |= {t, T.Scalar(t.dtype, weak=True)} if d in self.dynamic and t is not None else {t}
+            found -= {None}
             if any(differs(t, static) for t in found):
                 result = found
         elif isinstance(node, (h.BoolOp, h.IfExp)):
@@ -122,6 +135,20 @@ class _Checker:
     # ---- uses ------------------------------------------------------------
 
     def check(self):
+        """Every use, until the assignments whose value may be a Python float
+        or an np.float64 (self.dynamic) settle."""
+        while True:
+            self.reset()
+            self.check_uses()
+            if not self.grew:
+                break
+        self.tagged |= {d.id for d in self.dynamic} | self.flag_reads
+        for name in self.tagged:
+            uses = [u for u in self.reach.uses if u.id == name]
+            if uses and not self.assigned_simply(uses[0]):
+                raise self.not_compilable(uses[0], name, self.types_of(uses[0]), "an assignment that is not `name = ...`")
+
+    def check_uses(self):
         for use in self.reach.uses:
             if self.types_of(use) is not None:
                 self.consumer(use, use)
@@ -156,6 +183,15 @@ class _Checker:
             if isinstance(parent, cls) and getattr(parent, attr) is node:
                 return
         if isinstance(parent, h.UnaryOp) and parent.op == "not":
+            return
+        if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], h.Name) and _weak_only(self.types_of(node),
+                                                                        self.tf.var_types.get(parent.targets[0].id)):
+            self.grow(parent.targets[0], node)  # the variable's flag is set from the value's
+            return
+        if node in self.weak_exprs and (isinstance(parent, h.Return) or (
+                isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return))):
+            self.boxes_returns = True  # boxed with the flag computed from its operands
             return
         if isinstance(parent, (h.BoolOp, h.IfExp)):
             return self.consumer(parent, origin)
@@ -219,14 +255,25 @@ class _Checker:
                         self.converts_exactly(b, right, recorded.compute)
                 else:
                     same = ops == recorded
-                if not same and isinstance(where, h.BinOp) and ops is not None and _weakness_only(ops, recorded, op):
+                if not same and ops is not None and _weakness_only(ops, recorded, op) and (
+                        isinstance(where, h.BinOp) or isinstance(where, h.AugAssign) and isinstance(left, h.Name)):
                     weak_results.add(ops.result)  # a Python float or an np.float64 by path: its use decides
                 elif not same:
                     raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                               f"the '{op}' operation", where)
         if weak_results:
+            self.flag_reads |= {n.id for n in (left, right) if isinstance(n, h.Name) and self.types_of(n) is not None}
+            if isinstance(where, h.AugAssign):
+                self.grow(left, where)
+                return
+            self.weak_exprs.add(where)
             self.possible[where] = weak_results | {recorded.result}
             self.consumer(where, origin)
+
+    def grow(self, target, value):
+        if target not in self.dynamic:
+            self.dynamic[target] = value
+            self.grew = True
 
     def converts_exactly(self, t, node, compute: str) -> bool:
         """Whether every value of type t is exactly representable in dtype
@@ -282,7 +329,8 @@ class _Checker:
 def analyse(typer) -> PathTypes:
     checker = _Checker(typer)
     checker.check()
-    return PathTypes(frozenset(checker.tagged), checker.boxed, checker.boxes_returns)
+    return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
+                     checker.boxes_returns)
 
 
 def _what(parent, node) -> str:
