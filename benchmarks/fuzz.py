@@ -46,7 +46,13 @@ def main(argv=None) -> int:
     os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="transpile-fuzz-cache-"))
     levels = tuple(level for level in args.levels.split(",") if level)
 
+    written = set()
+
     def progress(summary):
+        # Each failing program is written as soon as it is found, so a run cut short keeps them.
+        for index in summary.findings.keys() - written:
+            runner.write_findings(summary, args.out, [index])
+            written.add(index)
         if summary.programs % 10 == 0:
             print(f"  {summary.programs} programs, {len(summary.findings)} with findings", flush=True)
 
@@ -54,7 +60,7 @@ def main(argv=None) -> int:
                           batch=args.batch, timeout=args.timeout, start=args.start, log=progress,
                           max_seconds=args.max_seconds)
     print(summary.table())
-    paths = runner.write_findings(summary, args.out)
+    paths = runner.write_findings(summary, args.out, summary.findings)
     if paths:
         print(f"{len(paths)} failing programs written to {args.out}/")
     return 0

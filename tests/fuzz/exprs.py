@@ -73,7 +73,7 @@ class ExprGen:
         if self.has("numpy_scalars"):
             pool += ["f64", "f32", "i64", "i32"]
         kind = self.rng.choice(pool)
-        text = K.literal(self.rng, kind)
+        text = K.literal(self.rng, kind, self.has("big_ints"))
         return Expr(text, text, kind)
 
     def expr(self, readable: dict, depth: int = 2, scalar_only: bool = False) -> Expr:

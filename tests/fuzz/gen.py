@@ -17,7 +17,7 @@ from .exprs import ARITH, DIVISION, Expr, ExprGen, combine
 FEATURES = frozenset({
     "numpy_scalars", "arrays", "division", "pow", "math", "np_calls", "if", "while", "for",
     "boolops_cond", "boolops_value", "ternary", "augassign", "early_return", "partial_vars",
-    "retype", "special_floats", "fallback", "mixed_minmax", "np_cast_array",
+    "retype", "special_floats", "fallback", "mixed_minmax", "np_cast_array", "big_ints",
 })
 
 
@@ -42,7 +42,7 @@ def inputs(program: Program, seed: int, index: int, count: int, features: frozen
     out = []
     for _ in range(count):
         length = rng.randint(*program.array_length)
-        out.append(tuple(K.value(rng, kind, length, special) for _, kind in program.params))
+        out.append(tuple(K.value(rng, kind, length, special, "big_ints" in features) for _, kind in program.params))
     return out
 
 

@@ -71,24 +71,28 @@ def result_kind(template: str, kinds: tuple) -> str | None:
     return _CACHE[key]
 
 
-def literal(rng, kind: str) -> str:
-    """Source text of a constant of the kind."""
+BIG_INTS = (2**31, -2**31 - 1, 3_000_000_000, 2**40, 2**62, -2**63)
+
+
+def literal(rng, kind: str, big: bool = False) -> str:
+    """Source text of a constant of the kind (with `big`, sometimes an int beyond int32)."""
     if kind == "int":
-        return str(rng.choice([0, 1, 2, 3, 5, 7, -1, -2, 10]))
+        return str(rng.choice([0, 1, 2, 3, 5, 7, -1, -2, 10] + (list(BIG_INTS) if big else [])))
     if kind == "float":
         return rng.choice(["0.0", "0.5", "1.0", "2.0", "-1.5", "3.25", "1e-3", "-0.0"])
     if kind in ("bool", "nb"):
         return rng.choice(["True", "False"])
     if kind in NP_SCALARS:
         name = {"f64": "float64", "f32": "float32", "i64": "int64", "i32": "int32"}[kind]
-        return f"np.{name}({literal(rng, 'int' if kind[0] == 'i' else 'float')})"
+        return f"np.{name}({literal(rng, 'int' if kind[0] == 'i' else 'float', big)})"
     return f"np.ones(3, dtype=np.{kind[2:]})"
 
 
 # ---- argument values ---------------------------------------------------------------
 
-def _int_value(rng) -> int:
-    return rng.choice([0, 0, 1, -1, 2, 3, -3, 5, 7, -8, 12, 100, -37, rng.randint(-20, 20), rng.randint(-20, 20)])
+def _int_value(rng, big: bool = False) -> int:
+    pool = [0, 0, 1, -1, 2, 3, -3, 5, 7, -8, 12, 100, -37, rng.randint(-20, 20), rng.randint(-20, 20)]
+    return rng.choice(pool + (list(BIG_INTS) if big else []))
 
 
 def _float_value(rng, special: bool) -> float:
@@ -98,10 +102,11 @@ def _float_value(rng, special: bool) -> float:
     return rng.choice(pool)
 
 
-def value(rng, kind: str, length: int, special: bool):
-    """A random argument of the kind; arrays have the given length."""
+def value(rng, kind: str, length: int, special: bool, big: bool = False):
+    """A random argument of the kind; arrays have the given length; `special`: NaN, inf and
+    friends among the floats; `big`: ints beyond int32 among Python ints."""
     if kind == "int":
-        return _int_value(rng)
+        return _int_value(rng, big)
     if kind == "float":
         return _float_value(rng, special)
     if kind == "bool":

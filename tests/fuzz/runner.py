@@ -175,11 +175,12 @@ def report(summary: Summary, index: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_findings(summary: Summary, directory: str) -> list[str]:
+def write_findings(summary: Summary, directory: str, indices) -> list[str]:
+    """Reproducer files for these programs, named by the class of their first finding."""
     os.makedirs(directory, exist_ok=True)
     paths = []
-    for index, fs in sorted(summary.findings.items()):
-        slug = fs[0]["class"].replace(" ", "_")
+    for index in sorted(indices):
+        slug = summary.findings[index][0]["class"].replace(" ", "_")
         path = os.path.join(directory, f"{slug}_s{summary.seed}_{index}.py")
         with open(path, "w") as f:
             f.write(report(summary, index))
