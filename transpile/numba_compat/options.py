@@ -8,7 +8,8 @@
 | fastmath=True / a set of LLVM flags | fastmath: GCC's -ffast-math / the matching -f flags |
 | boundscheck | boundscheck (not given: checks stay on, as CPython raises IndexError) |
 | cache | cache (not given: transpile's disk cache, which is always safe) |
-| nogil, error_model, inline, looplift, locals, debug, ... | accepted with a NumbaCompatWarning saying what is not honoured |
+| nogil | accepted: code that touches no Python object runs without the GIL anyway (cxx/nogil.py) |
+| error_model, inline, locals, debug | accepted with a NumbaCompatWarning saying what is not honoured |
 """
 from __future__ import annotations
 
@@ -33,15 +34,15 @@ def warn_once(key, message: str) -> None:
 
 # Options with no effect on results here: what each one means is said in the warning.
 _IGNORED = {
-    "nogil": (True, "nogil=True: compiled code keeps the GIL for now, so threads calling it run one at a time "
-                    "(results are unchanged)"),
     "error_model": ("numpy", "error_model='numpy' is not honoured: compiled code raises CPython's errors "
                              "(ZeroDivisionError for Python numbers)"),
     "inline": ("always", "inline='always' is not honoured: the C++ compiler decides what to inline"),
     "debug": (True, "debug=True is not honoured: see f.inspect_cxx() and `transpile annotate`"),
     "locals": (None, "locals= is not honoured: local types are inferred (CPython's types)"),
 }
-_SILENT = {"looplift", "no_cpython_wrapper", "no_cfunc_wrapper", "_nrt", "no_rewrites", "target_backend",
+# nogil: every specialization whose code touches no Python object runs without the GIL
+# (cxx/nogil.py), which is what nogil=True asks; code that prints or falls back keeps it.
+_SILENT = {"nogil", "looplift", "no_cpython_wrapper", "no_cfunc_wrapper", "_nrt", "no_rewrites", "target_backend",
            "pipeline_class", "_dbg_extend_lifetimes", "_dbg_optnone", "forceinline"}
 
 
