@@ -24,8 +24,10 @@ def load_target(target: str):
     if not where or not func:
         raise ValueError(f"{target!r}: expected MODULE_OR_FILE:FUNCTION, e.g. kernels.py:axpy")
     if where.endswith(".py") or os.path.exists(where):
+        from . import definitions
+
         path = Path(where).resolve()
-        module = aot.import_file(path)
+        module = definitions.load(path, *aot.module_name(path))  # a script's own code does not run
     else:
         module = aot.import_module(where)
         path = Path(module.__file__).resolve()

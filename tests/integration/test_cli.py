@@ -299,7 +299,7 @@ def test_a_scripts_entries_are_found_by_file_and_packages_by_dotted_name(tmp_pat
     assert "// k.py:9  s += a[i] * b[i]" in cpp
     listed = run(str(EXE), "cache", "list")
     assert re.search(r"^k\.py:dot\s+\(float64\[::1\], float64\[::1\]\)", listed, re.M), listed
-    assert "__main__" not in listed
+    assert "__main__" not in listed and "2 entries" not in listed  # show ran none of k.py's code
     assert "1 built" in run(str(EXE), "build", "-q", "mypkg.kernels")
     assert "// total(float64[:]) -> float64" in run(str(EXE), "show", "mypkg.kernels:total")
     assert re.search(r"^mypkg/kernels\.py:total\s+\(float64\[:\]\)", run(str(EXE), "cache", "list"), re.M)
