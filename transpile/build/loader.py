@@ -11,7 +11,21 @@ def handle(library_path: str) -> int:
     if h is None:
         h = _runtime.load_library(library_path)
         _HANDLES[library_path] = h
+        _set_recursion_limit(h)
     return h
+
+
+def _set_recursion_limit(h: int) -> None:
+    """A module with recursive functions counts their depth against Python's
+    recursion limit as it is when the module is loaded (recursion.hpp)."""
+    try:
+        address = _runtime.symbol(h, "tr_recursion_limit")
+    except ImportError:
+        return  # no recursion in this module
+    import ctypes
+    import sys
+
+    ctypes.c_int.from_address(address).value = sys.getrecursionlimit()
 
 
 def entry_address(library_path: str, symbol: str) -> int:

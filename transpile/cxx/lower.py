@@ -11,6 +11,7 @@ import numpy as np
 
 from ..hir import nodes as h
 from ..hir import types as T
+from ..passes import recursion
 from ..passes.infer import Program, TypedFunction
 from ..passes import unbound
 from ..passes.live_globals import reads as live_reads
@@ -20,7 +21,7 @@ from .lower_dicts import DictLowering
 from .lower_lambdas import LambdaLowering
 from .lower_globals import GlobalsLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
-from .names import alt_slot, kind_slot, local_name, symbol, weak_flag
+from .names import alt_slot, bound_flag, kind_slot, local_name, symbol, weak_flag
 from .stores import checked, needs_check
 from .types import ctype, literal
 
@@ -31,6 +32,9 @@ PARALLEL_EXPR_DEFINE = "#define TR_PARALLEL_EXPR 1"
 
 BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
                 "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
+
+
+RECURSION_HEADER = "transpile_rt/recursion.hpp"
 
 
 class ModuleLowerer:
@@ -85,6 +89,9 @@ class ModuleLowerer:
 
         if uses_optional(self.program):
             self.include("transpile_rt/optional.hpp")
+        self.recursive = recursion.recursive(self.program)
+        if self.recursive:
+            self.include(RECURSION_HEADER)
         functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
         defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
                    f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
@@ -110,6 +117,8 @@ class ModuleLowerer:
             defines.insert(0, backend_note(self.options.backend))
         if self.regions and any(h in self.includes for h in ("transpile_rt/str.hpp", "transpile_rt/dict.hpp")):
             self.include("transpile_rt/topy.hpp")  # strs/dicts boxed for fallback code
+        if self.recursive:  # the loader sets it to Python's recursion limit
+            mod.footer.append("TR_RECURSION_LIMIT_DEFINITION")
         if self.regions or self.layouts or getattr(self, "needs_host", False):
             mod.footer.append("// Receives the bridge's services and this module's fallback regions.\n"
                               "TR_FALLBACK_MODULE_INIT")
@@ -294,6 +303,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{}};" for i, t in enumerate(alts)]
         locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
         self.dict_headers()
+        if tf.cxx_name in self.module.recursive:  # RecursionError rather than a stack overflow
+            self.emit("tr::RecursionGuard tr_recursion_guard;")
         self.read_live_globals()
         self.block(self.fn.body)
         if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional):
