@@ -4,7 +4,8 @@ import math
 
 import numpy as np
 
-from transpile.numba_compat import float64, guvectorize, jit, jitclass, njit, prange, vectorize
+from transpile.numba_compat import float64, guvectorize, jit, jitclass, njit, prange, types, vectorize
+from transpile.numba_compat.typed import Dict, List
 
 
 @njit(cache=True)
@@ -105,3 +106,14 @@ class Particle:
 
     def kinetic(self):
         return 0.5 * self.mass * (self.velocity ** 2).sum()
+
+
+@njit
+def positives(values):
+    found = List()
+    counts = Dict.empty(key_type=types.int64, value_type=types.float64)
+    for i in range(values.shape[0]):
+        if values[i] > 0:
+            found.append(values[i])
+            counts[i % 3] = values[i]
+    return len(found), found[-1], len(counts), counts[0]

@@ -49,6 +49,7 @@ def test_fastmath_and_typed_containers():
     lst = typed.List([1.5, 2.5])
     lst.append(3.0)
     run_both(ns.total, lst)
+    run_both(ns.positives, np.array([1.5, -2.0, 3.0, 0.25, -1.0, 4.0]))  # typed.List()/Dict.empty in compiled code
     assert typed.List.empty_list(types.float64) == [] and typed.Dict.empty(types.int64, types.float64) == {}
 
 
