@@ -70,3 +70,9 @@ def instance_argument(b, n):
     setattr(b, "x", statistics.fmean([float(n), b.x]))
     b.data[0] = b.x
     return b.x
+
+
+@jit
+def extend_parameter(xs, n):
+    xs.extend(map(float, range(n)))  # a list argument reached by Python code
+    return len(xs)

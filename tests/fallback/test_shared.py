@@ -5,9 +5,10 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.conftest import assert_same, run_both
+from tests.conftest import run_both
 from tests.fallback import shared_funcs as sf
-from transpile.errors import TranspileFallbackWarning
+from transpile import jit
+from transpile.errors import TranspileFallbackWarning, UnsupportedSyntaxError
 
 
 def quiet(fn, *args):
@@ -46,3 +47,17 @@ def test_instance_mutated_by_fallback_code():
     b, expected = sf.Box(2.0), sf.Box(2.0)
     assert quiet(sf.instance_argument, b, 4) == sf.instance_argument.py_func(expected, 4)
     assert b.x == expected.x and b.data.tolist() == expected.data.tolist()
+
+
+def test_list_parameter_reached_by_fallback_code_runs_in_cpython():
+    got, expected = [1.0], [1.0]
+    with pytest.warns(TranspileFallbackWarning, match="whole-function"):
+        assert sf.extend_parameter(got, 3) == sf.extend_parameter.py_func(expected, 3)
+    assert got == expected == [1.0, 0.0, 1.0, 2.0]  # the caller's own list
+
+
+def test_fullgraph_reports_the_statement_not_the_sharing():
+    strict = jit(sf.group.py_func, fullgraph=True)
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        strict(np.arange(3.0))
+    assert "setdefault" in str(info.value) and "is a container" not in str(info.value)
