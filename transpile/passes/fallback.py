@@ -242,9 +242,10 @@ def _dtype(text: str, where: SourceLoc, resolve) -> str:
 
 def holds_container(t) -> bool:
     """Whether a value of type t contains a compiled list, dict or set."""
-    if isinstance(t, (T.Dict, T.Set)) or (isinstance(t, T.List) and not (t.frozen and t.elem is not None
-                                                                          and not holds_container(t.elem))):
+    if isinstance(t, (T.Dict, T.Set)):
         return True
+    if isinstance(t, T.List):  # a tuple of any length is immutable, its items may not be
+        return not t.frozen or t.elem is None or holds_container(t.elem)
     if isinstance(t, T.Tuple):
         return any(holds_container(i) for i in t.items)
     if isinstance(t, T.Optional):
@@ -271,7 +272,8 @@ def _restart(typer) -> None:
     """Forgets what was inferred from the held variables' compiled types."""
     tf = typer.tf
     tf.var_types = {p: t for p, t in zip(tf.params, tf.arg_types)}
-    tf.return_type = None
+    if tf.return_type != T.NONE:  # None stays: a recursive call needs it while typing
+        tf.return_type = None
     for name in typer.held:
         tf.var_types[name] = T.ANY
     typer.changed = True
