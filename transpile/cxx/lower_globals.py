@@ -1,6 +1,6 @@
 """Live reads of module-level values (passes/live_globals.py): one Python
-callback, a fallback region without statements, reads them all into the
-function's locals when it starts and again after each of its fallback
+callback, a region marked "live" that runs no statement, reads them all into
+the function's locals when it starts and again after each of its fallback
 regions, where Python code may have rebound them."""
 from __future__ import annotations
 
