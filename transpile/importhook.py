@@ -292,7 +292,7 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     from dataclasses import replace
 
     from .build import cache
-    from .dispatcher import _deps_valid as deps_valid
+    from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
 
     best = None
@@ -305,7 +305,7 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
             if meta is None or not (exact or meta.get("aot")):
                 continue
             d = 0 if exact else signature_distance(types, meta.get("also_accepts"), arg_types)
-            if d is not None and (best is None or d < best[0]) and deps_valid(meta):
+            if d is not None and (best is None or d < best[0]) and entry_valid(meta):
                 best = (d + (level != jf.options.jit_level), _as_spec(meta, arg_types, bool(meta.get("aot"))))
     return best
 
