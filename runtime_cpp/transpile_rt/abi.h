@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 6
+#define TR_ABI_VERSION 7
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -34,7 +34,9 @@ enum tr_errcode {
     TR_ERR_PYTHON = 10, /* a Python exception is set (fallback code raised): re-raised unchanged */
     TR_ERR_AXIS = 11,   /* numpy.exceptions.AxisError (a ValueError and an IndexError) */
     TR_ERR_KEY = 12,    /* KeyError; the message is the key's repr (the bridge raises KeyError(key)) */
-    TR_ERR_ATTRIBUTE = 13 /* AttributeError (a @jit_class field never assigned) */
+    TR_ERR_ATTRIBUTE = 13, /* AttributeError (a @jit_class field never assigned) */
+    TR_ERR_UNBOUND = 14,   /* UnboundLocalError (a local read on a path that did not assign it) */
+    TR_ERR_RECURSION = 15  /* RecursionError (compiled recursion deeper than Python's limit or the stack) */
 };
 
 typedef struct tr_error {

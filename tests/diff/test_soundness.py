@@ -345,3 +345,51 @@ def test_python_number_stores_follow_numpy(check, dtype, v):
 def test_stores_known_safe_pay_nothing(check):
     check(store_literals, np.zeros(2, np.uint8), np.zeros(1, np.int16))
     assert "py_store" not in store_literals.inspect_cxx()
+
+
+# --------------------------------------------------------------------------
+# UnboundLocalError for a local read on a path that did not assign it
+# --------------------------------------------------------------------------
+
+
+@jit
+def last_of_loop(n):
+    for i in range(n):
+        v = i * 2
+    return v + i
+
+
+@jit
+def assigned_on_one_branch(c, x):
+    if c:
+        y = x
+    y += 1.5
+    while x > 10.0:
+        z = x
+        x -= 10.0
+    return y, z if c else -y
+
+
+@jit
+def assigned_on_every_path(c, x):
+    if c:
+        y = x
+    else:
+        y = -x
+    return y
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_unbound_after_an_empty_loop(check, n):
+    check(last_of_loop, n)
+
+
+@pytest.mark.parametrize("c, x", [(True, 2.0), (False, 2.0), (True, 25.0), (False, 25.0)])
+def test_unbound_after_a_branch(check, c, x):
+    check(assigned_on_one_branch, c, x)
+
+
+def test_definitely_assigned_variables_carry_no_flag(check):
+    check(assigned_on_every_path, False, 1.0)
+    assert "tr_bound" not in assigned_on_every_path.inspect_cxx()
+    assert "tr_bound_v" in last_of_loop.inspect_cxx() and "tr_bound_i" in last_of_loop.inspect_cxx()

@@ -318,7 +318,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
 
     def mark_bound(self, name) -> None:
         """After an assignment: the variable holds a value (passes/unbound.py)."""
-        if name in self.unbound.names:
+        if name in self.unbound.names and self.kernel is None:  # prange bodies: their variables are private
             self.emit(f"{bound_flag(self.var(name))} = true;")
 
     def check_bound(self, node) -> str | None:

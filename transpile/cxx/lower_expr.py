@@ -56,6 +56,9 @@ class ExprLowerer:
             if isinstance(self.tf.consts[node], LiveRead):
                 return self.live_value(self.tf.consts[node], node)
             return self.constant(self.tf.consts[node], self.type_of(node))
+        check = self.check_bound(node)
+        if check:  # a read that may find the variable unassigned
+            return CExpr(f"({check}, {self.var(node.id)})")
         return CExpr(self.var(node.id))
 
     def x_Const(self, node: h.Const) -> CExpr:

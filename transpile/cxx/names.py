@@ -22,6 +22,12 @@ def local_name(name: str) -> str:
     return name
 
 
+def bound_flag(local: str) -> str:
+    """Whether a variable that a read may find unassigned holds a value
+    (passes/unbound.py)."""
+    return f"tr_bound_{local}"
+
+
 def weak_flag(local: str) -> str:
     """The flag beside a variable whose value is a Python number on some
     paths and a NumPy scalar of the same dtype on others (passes/paths.py)."""

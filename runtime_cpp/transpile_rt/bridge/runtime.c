@@ -1188,6 +1188,8 @@ static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     case TR_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
     case TR_ERR_AXIS: type = axis_error_type(); break;
     case TR_ERR_ATTRIBUTE: type = PyExc_AttributeError; break;
+    case TR_ERR_UNBOUND: type = PyExc_UnboundLocalError; break;
+    case TR_ERR_RECURSION: type = PyExc_RecursionError; break;
     default: type = PyExc_RuntimeError; break;
     }
     if (err->code == TR_ERR_KEY) {
