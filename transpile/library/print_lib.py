@@ -19,7 +19,7 @@ from ..cxx.model import CExpr
 from ..hir import nodes as h
 from ..hir import types as T
 from . import register
-from .base import NOT_CONST, Entry
+from .base import Entry
 
 H_PRINT = "transpile_rt/builtins/print.hpp"
 _NATIVE_STR = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float64")
@@ -126,4 +126,3 @@ def _print_lower(ls):
 
 
 register(builtins.print, Entry("print", _print, _print_lower, (H_PRINT,), takes_none=True, needs_python=True))
-_ = NOT_CONST
