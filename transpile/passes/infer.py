@@ -355,6 +355,8 @@ class FunctionTyper:
             if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
                 return -v if node.op == "-" else v
             return NOT_CONST
+        if isinstance(self.tf.consts.get(node), live_globals.LiveRead):
+            return NOT_CONST  # read when the code runs, so never a compile-time value (passes/live_globals.py)
         if isinstance(node, h.Name):
             if node.id in self.locals:
                 return NOT_CONST
