@@ -61,8 +61,10 @@ def load(path: Path, name: str, root: Path) -> types.ModuleType:
     from .decorators import deferred
 
     known = sys.modules.get(name)
-    if known is not None and Path(getattr(known, "__file__", "") or "").resolve() == path.resolve():
-        return known
+    if known is not None:
+        if Path(getattr(known, "__file__", "") or "").resolve() == path.resolve():
+            return known
+        raise ImportError(f"another module named {name!r} is already imported from {known.__file__}")
     tree = ast.parse(path.read_text(), str(path))
     modules = _imported_names(tree)
     tree.body = [node for node in tree.body if _defines(node, modules)]
