@@ -57,3 +57,15 @@ def loop_over_table(n):
     for i in range(n):
         s += TABLE[i % TABLE.shape[0]] * conf.scale
     return s
+
+
+@jit
+def scaled(x):
+    return x * conf.scale + TABLE[0]
+
+
+@jit
+def calls_scaled(x):
+    first = scaled(x)  # the callee reads its live values when it starts
+    conf.scale = statistics.fmean([conf.scale, 6.0])  # runs as Python
+    return first, scaled(x), x * conf.scale

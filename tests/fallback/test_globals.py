@@ -90,3 +90,14 @@ def test_fallback_rebinding_a_global_in_the_middle_of_a_call(restore):
         got = gf.rebinds_in_fallback(1.0)
     assert_same(got, expected)
     assert gf.gp.v == 6.0 and gf.v == 8.0
+
+
+def test_callees_read_live_values_when_they_start(restore):
+    gf.TABLE, conf.scale = np.full(4, 0.5), 2.0
+    expected = gf.calls_scaled.py_func(1.0)
+    conf.scale = 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        got = gf.calls_scaled(1.0)
+    assert_same(got, expected)
+    assert got == (2.5, 4.5, 4.0)
