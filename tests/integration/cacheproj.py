@@ -94,7 +94,7 @@ def entry_of(cache: Path, symbol_part: str, arg_type: str) -> Path:
     for the argument types given as text."""
     for meta in cache.glob("*/*/meta.json"):
         m = json.loads(meta.read_text())
-        if symbol_part in m["symbol"] and ", ".join(m["arg_types"]) == arg_type:
+        if isinstance(m, dict) and symbol_part in m.get("symbol", "") and ", ".join(m.get("arg_types", [])) == arg_type:
             return meta.parent
     raise AssertionError(f"no entry for {symbol_part}({arg_type}) in {cache}")
 
