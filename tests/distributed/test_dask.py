@@ -32,3 +32,26 @@ def test_local_cluster_workers_compile_nothing(tmp_path):
         assert_same(value, f.py_func(*args))
         assert compiles == 0 and loaded >= 1
     assert set(workers.values()) == {0}
+
+
+def test_threaded_scheduler_map_blocks():
+    import time
+
+    import dask
+    import dask.array as da
+
+    x = np.random.default_rng(1).standard_normal((8, 200_000))
+    k.smooth(x[0])
+    blocks = da.from_array(x, chunks=(1, 200_000))
+    rows = blocks.map_blocks(lambda b: k.smooth(b[0])[None, :], dtype=np.float64)
+    took = {}
+    for threads in (1, 2):
+        with dask.config.set(scheduler="threads", num_workers=threads):
+            t = time.perf_counter()
+            got = rows.compute()
+            took[threads] = time.perf_counter() - t
+        for r in range(x.shape[0]):
+            assert_same(got[r], k.smooth.py_func(x[r]))
+    assert k.smooth.overload_count == 1  # every block ran compiled code
+    print(f"\nDask threaded scheduler, map_blocks: 1 thread {took[1] * 1e3:.1f} ms, 2 threads {took[2] * 1e3:.1f} ms "
+          f"({took[1] / took[2]:.2f}x)")
