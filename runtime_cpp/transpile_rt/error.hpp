@@ -28,6 +28,13 @@ inline bool &ret_weak() {
     return weak;
 }
 
+// The same for the items of a returned tuple: bit i set when item i is a
+// Python number on this path (passes/paths.py).
+inline uint64_t &ret_weak_bits() {
+    static thread_local uint64_t bits = 0;
+    return bits;
+}
+
 // The printf subset raise()'s formats use (%d, %ld, %lld, %s, %%), for device
 // code, which has no vsnprintf: `args` supplies the values (integer(number of
 // 'l's), string()).  Out and Str are plain pointers, or global-memory

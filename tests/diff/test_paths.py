@@ -174,3 +174,62 @@ def halving(a, k):
 ])
 def test_python_float_or_float64_known_at_run_time(check, fn, args):
     check(fn, *args)
+
+
+def ratio(a, b):
+    s = a.sum()
+    if b == 0:
+        return 0.0           # a Python float
+    return s / b             # np.float64
+
+
+@jit
+def ratio_through_a_variable(a, b):
+    r = ratio(a, b)          # the callee's flag is read right after the call
+    return r
+
+
+def poly_and_derivative(coeffs, x):
+    p = 0.0
+    dp = 0.0
+    for c in coeffs:
+        dp = dp * x + p
+        p = p * x + c
+    return p, dp             # each item a Python float or an np.float64 by path
+
+
+@jit
+def newton_step(coeffs, x):
+    p, dp = poly_and_derivative(coeffs, x)   # compiled with the callee; items keep their flags
+    if dp == 0:
+        return x
+    return x - p / dp
+
+
+@jit
+def poly_twice(coeffs, x):
+    p, dp = poly_and_derivative(coeffs, x)
+    q, dq = poly_and_derivative(coeffs, x + 1.0)
+    return p + q, dq
+
+
+def poly_again(coeffs, x):
+    p, dp = poly_and_derivative(coeffs, x)
+    return poly_and_derivative(coeffs, p)   # p's type decides which specialization CPython would call
+
+
+@pytest.mark.parametrize("fn, args", [
+    (ratio_through_a_variable, (np.arange(3.0), 0)), (ratio_through_a_variable, (np.arange(3.0), 2)),
+    (newton_step, (np.zeros(0), 0.5)), (newton_step, (np.array([1.0, 0.0, -2.0]), 1.5)),
+    (poly_twice, (np.zeros(0), 0.5)), (poly_twice, (np.array([1.0, 2.0]), 0.5)),
+])
+def test_a_callees_flags_reach_its_caller(check, fn, args):
+    check(fn, *args)
+
+
+def test_a_value_of_two_types_passed_to_a_compiled_call_runs_in_cpython(check):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check(plain_jit(poly_again), np.zeros(0), 0.5)
+        check(plain_jit(poly_again), np.array([1.0, 2.0]), 0.5)
+    assert any("depending on the path taken" in str(w.message) for w in caught)

@@ -153,9 +153,17 @@ class ModuleLowerer:
         if T.has_list(tf.return_type):
             self.include("transpile_rt/list.hpp")
         stores = []
+        items = tf.path_types.weak_items if tf.path_types else ()
         if tf.weak_returns:  # a flag slot: box as a Python number (true) or a NumPy scalar
             stores.append("*static_cast<uint8_t *>(results[0]) = tr::ret_weak();")
             _store(tf.return_type, "r", [1], stores)
+        elif items:  # a flag slot before each item that carries one (T.MaybeWeak)
+            counter = [0]
+            for i, item in enumerate(tf.return_type.items):
+                if i in items:
+                    stores.append(f"*static_cast<uint8_t *>(results[{counter[0]}]) = (tr::ret_weak_bits() >> {i}) & 1;")
+                    counter[0] += 1
+                _store(item, f"std::get<{i}>(r)", counter, stores)
         else:
             _store(tf.return_type, "r", [0], stores)
         from .lower_dicts import H_TOPY, has
@@ -438,7 +446,12 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         vt = self.type_of(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):
             dynamic = self.tf.path_types and s.targets[0] in self.tf.path_types.dynamic
-            weak = self.hoist(self.weak_code(s.value)) if dynamic else None
+            weak = None
+            if dynamic and isinstance(s.value, h.Call):  # the callee's flag, read right after the call
+                value = CExpr(self.hoist(value.code))
+                weak = self.hoist("tr::ret_weak()")
+            elif dynamic:
+                weak = self.hoist(self.weak_code(s.value))
             self.assign_name(s.targets[0].id, value, vt, weak)
             return
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Subscript):
@@ -446,6 +459,16 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             self.store_subscript(s.targets[0], value, vt)
             return
         src = self.hoist(self.ev(value) if isinstance(vt, T.Array) else value.code)
+        dynamic = self.tf.path_types.dynamic if self.tf.path_types else {}
+        if len(s.targets) == 1 and isinstance(s.targets[0], h.TupleExpr) and any(
+                e in dynamic for e in s.targets[0].elts):  # items of a callee's tuple that carry flags
+            bits = self.hoist("tr::ret_weak_bits()")
+            for i, (sub, it) in enumerate(zip(s.targets[0].elts, vt.items)):
+                if sub in dynamic:
+                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, f"((({bits}) >> {i}) & 1)")
+                else:
+                    self.assign_target(sub, CExpr(f"std::get<{i}>({src})"), it)
+            return
         for target in s.targets:
             self.assign_target(target, CExpr(src), vt)
 
@@ -468,6 +491,18 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         if self.tf.path_types and name in self.tf.path_types.tagged:
             self.emit(f"{self.weak_flag_of(name)} = {weak or ('true' if vt.weak else 'false')};")
 
+    def x_BinOp(self, node: h.BinOp) -> CExpr:
+        flag_ops = self.tf.path_types.flag_ops if self.tf.path_types else {}
+        if node not in flag_ops:
+            return super().x_BinOp(node)
+        # /, //, %, ** of values that are Python floats or np.float64s by path:
+        # CPython's rules when both are Python floats, NumPy's otherwise (passes/paths.py)
+        a, b = self.expr(node.left), self.expr(node.right)
+        at, bt = self.type_of(node.left), self.type_of(node.right)
+        python = self.binop(node.op, flag_ops[node], a, T.Scalar(at.dtype, weak=True), b, T.Scalar(bt.dtype, weak=True))
+        numpy = self.binop(node.op, self.tf.ops[node], a, at, b, bt)
+        return CExpr(f"({self.weak_code(node.left)} && {self.weak_code(node.right)} ? {python.code} : {numpy.code})")
+
     def weak_code(self, node) -> str:
         """C++ for whether node's value is a Python number (passes/paths.py):
         a flag, or `and` of its operands' for +, -, * of Python floats and
@@ -475,6 +510,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         path_types = self.tf.path_types
         if isinstance(node, h.BinOp) and node in path_types.weak_exprs:
             return f"({self.weak_code(node.left)} && {self.weak_code(node.right)})"
+        if isinstance(node, h.Compare) and node in path_types.weak_exprs:  # bool, or np.bool_ if either is NumPy's
+            return f"({self.weak_code(node.left)} && {self.weak_code(node.comparators[0])})"
         if isinstance(node, h.Name) and node.id in path_types.tagged:
             return self.weak_flag_of(node.id)
         t = self.type_of(node)
@@ -602,6 +639,11 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         if self.tf.path_types and self.tf.path_types.boxes_returns:
             return self.boxed_return(s, value)
         code = self.convert(value, self.type_of(s.value), self.tf.return_type)
+        items = self.tf.path_types.weak_items if self.tf.path_types else ()
+        if items and isinstance(s.value, h.TupleExpr):  # which items are Python numbers here
+            bits = " | ".join(f"(uint64_t({self.weak_code(s.value.elts[i])}) << {i})" for i in sorted(items))
+            self.emit(f"{{ auto tr_ret = {code}; tr::ret_weak_bits() = {bits}; return tr_ret; }}")
+            return
         if self.tf.weak_returns:  # which Python type CPython returns here (passes/returns.py)
             from ..passes.returns import site_flag
 

@@ -242,7 +242,8 @@ class FunctionTyper:
         if self.tf.path_types.boxes_returns:  # each return site boxes a value of its own type
             self.tf.return_type = T.ANY
         else:
-            self.tf.weak_returns = returns.weak_varies(self.tf, self.program) or bool(self.tf.path_types.tagged)
+            self.tf.weak_returns = returns.weak_varies(self.tf, self.program) or (
+                bool(self.tf.path_types.tagged) and isinstance(self.tf.return_type, T.Scalar))
         parallel.analyse(self)
         device_arrays.check(self)  # GPU memory: kernels and shape queries only
 

@@ -47,6 +47,8 @@ class PathTypes:
     weak_exprs: frozenset  # +, -, * nodes giving a Python float or an np.float64 by path
     boxed: dict  # name -> the types other than its C++ type it may hold (each kept in its own slot)
     boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
+    weak_items: frozenset = frozenset()  # items of the returned tuple that carry a flag (tr::ret_weak_bits)
+    flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
 
 
 def _weakness_only(ops, recorded, op) -> bool:
@@ -56,6 +58,16 @@ def _weakness_only(ops, recorded, op) -> bool:
     return op in ("+", "-", "*") and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
         and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
         and T.Scalar(ops.compute).kind in "fc"
+
+
+def _semantics_by_flags(ops, recorded, op, a, b) -> bool:
+    """/, //, %, ** of two Python floats follow CPython (ZeroDivisionError,
+    OverflowError), of an np.float64 NumPy (inf, nan): the same computation
+    type either way, so compiled code picks the rules by the operands' flags."""
+    return ops is not None and op in ("/", "//", "%", "**") and a.weak and b.weak \
+        and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
+        and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
+        and T.Scalar(ops.compute).kind == "f" and not recorded.python_semantics
 
 
 def differs(a, b) -> bool:
@@ -93,6 +105,8 @@ class _Checker:
         self.boxes_returns = False
         self.weak_exprs: set = set()
         self.flag_reads: set = set()  # variables whose flag a weak_exprs node reads
+        self.weak_items: set = set()
+        self.flag_ops: dict = {}
         self.grew = False
 
     # ---- the types a value may have --------------------------------------
@@ -122,6 +136,9 @@ class _Checker:
             found -= {None}
             if any(differs(t, static) for t in found):
                 result = found
+        elif isinstance(node, h.Call) and self.weak_callee(node) is not None:
+            joined = self.weak_callee(node).return_type  # the callee's flag says which (tr::ret_weak)
+            result = {joined, T.Scalar(joined.dtype, weak=True)}
         elif isinstance(node, (h.BoolOp, h.IfExp)):
             parts = node.values if isinstance(node, h.BoolOp) else (node.body, node.orelse)
             found = set()
@@ -131,6 +148,24 @@ class _Checker:
                 result = found
         self.possible[node] = result
         return result
+
+    def weak_callee(self, node):
+        """The compiled callee of a call whose result is a Python number or a
+        NumPy scalar by path (its flag is read right after the call)."""
+        call = self.tf.calls.get(node)
+        if not (isinstance(call, tuple) and call and call[0] == "jit"):
+            return None
+        callee = self.typer.program.functions.get(call[1])
+        return callee if callee is not None and callee.weak_returns else None
+
+    def tuple_callee(self, node):
+        """The compiled callee of a call returning a tuple some of whose items
+        carry a flag (tr::ret_weak_bits)."""
+        call = self.tf.calls.get(node) if isinstance(node, h.Call) else None
+        if not (isinstance(call, tuple) and call and call[0] == "jit"):
+            return None
+        callee = self.typer.program.functions.get(call[1])
+        return callee if callee is not None and callee.path_types and callee.path_types.weak_items else None
 
     # ---- uses ------------------------------------------------------------
 
@@ -152,9 +187,11 @@ class _Checker:
         for use in self.reach.uses:
             if self.types_of(use) is not None:
                 self.consumer(use, use)
-        for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types
-            if isinstance(node, (h.BoolOp, h.IfExp)) and self.types_of(node) is not None:
+        for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types; calls
+            if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.types_of(node) is not None:
                 self.consumer(node, node)
+            elif self.tuple_callee(node) is not None:
+                self.unpacked(node)
         for s, reads in self.reach.fallback_reads.items():
             for name, defs in reads.items():
                 found = {self.def_type(d, name) for d in defs} - {None}
@@ -169,6 +206,10 @@ class _Checker:
                 self.boxes_returns = True  # each return site boxes its own value
         if self.boxed:
             self.boxes_returns = True
+        if self.weak_items and not self.boxes_returns:
+            sites = [s.value for s in _returns(self.typer.fn.body) if s not in self.tf.fallbacks]
+            if not all(isinstance(v, h.TupleExpr) for v in sites):
+                self.boxes_returns = True  # e.g. a tuple variable returned: built as a Python object
         if self.boxes_returns and any(call[0] == "jit" and call[1] == (self.tf.pyfunc, self.tf.arg_types)
                                       for call in self.tf.calls.values()):
             raise PathTypeConflict("this recursive function returns values of different types on "
@@ -189,10 +230,14 @@ class _Checker:
                                                                         self.tf.var_types.get(parent.targets[0].id)):
             self.grow(parent.targets[0], node)  # the variable's flag is set from the value's
             return
-        if node in self.weak_exprs and (isinstance(parent, h.Return) or (
-                isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return))):
+        if node in self.weak_exprs and isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return):
+            self.weak_items.add(parent.elts.index(node))  # the flag computed from its operands
+            return
+        if node in self.weak_exprs and isinstance(parent, h.Return):
             self.boxes_returns = True  # boxed with the flag computed from its operands
             return
+        if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None:
+            return  # the callee's flag is this function's (passes/returns.py)
         if isinstance(parent, (h.BoolOp, h.IfExp)):
             return self.consumer(parent, origin)
         if isinstance(parent, h.BinOp):
@@ -210,7 +255,8 @@ class _Checker:
         if (isinstance(parent, h.Return) or in_tuple) and self.assigned_simply(node):
             if _weak_only(self.types_of(node), self.tf.var_types.get(node.id)):
                 self.tagged.add(node.id)
-                self.boxes_returns |= in_tuple  # a tuple item: the tuple is built as a Python object
+                if in_tuple:  # the item's flag goes with the tuple (tr::ret_weak_bits)
+                    self.weak_items.add(parent.elts.index(node))
                 return
             if all(isinstance(t, T.Scalar) for t in self.types_of(node)):
                 joined = self.tf.var_types[node.id]
@@ -230,7 +276,9 @@ class _Checker:
             if isinstance(d, h.Param):
                 if node.id in self.boxed or not _weak_only((self.def_type(d, node.id),), self.tf.var_types[node.id]):
                     return False
-            elif not isinstance(self.parent.get(d), (h.Assign, h.AugAssign)):
+            elif not isinstance(self.parent.get(d), (h.Assign, h.AugAssign)) and not (
+                    isinstance(self.parent.get(d), h.TupleExpr)
+                    and isinstance(self.parent.get(self.parent.get(d)), h.Assign)):
                 return False
         return True
 
@@ -250,18 +298,28 @@ class _Checker:
                 except Exception:  # noqa: BLE001 - a combination CPython rejects: not the same operation
                     ops = None
                 if compare:  # a bool either way: the same answer if both convert exactly
-                    same = ops is not None and ops.result == recorded.result and \
-                        self.converts_exactly(a, left, recorded.compute) and \
+                    exact = ops is not None and self.converts_exactly(a, left, recorded.compute) and \
                         self.converts_exactly(b, right, recorded.compute)
+                    same = exact and ops.result == recorded.result
+                    if exact and not same and isinstance(where, h.Compare) and ops.result.dtype == recorded.result.dtype:
+                        weak_results.add(ops.result)  # bool or np.bool_ by path: its use decides
+                        continue
                 else:
                     same = ops == recorded
                 if not same and ops is not None and _weakness_only(ops, recorded, op) and (
                         isinstance(where, h.BinOp) or isinstance(where, h.AugAssign) and isinstance(left, h.Name)):
                     weak_results.add(ops.result)  # a Python float or an np.float64 by path: its use decides
+                elif not same and isinstance(where, h.BinOp) and _semantics_by_flags(ops, recorded, op, a, b):
+                    self.flag_ops[where] = ops  # CPython's rules when both are Python floats, NumPy's otherwise
+                    weak_results.add(ops.result)
                 elif not same:
                     raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                               f"the '{op}' operation", where)
         if weak_results:
+            for n in (left, right):
+                if isinstance(n, h.Call) and self.types_of(n) is not None:  # its flag is read only where assigned
+                    raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                              f"the '{op}' operation on a call's result", where)
             self.flag_reads |= {n.id for n in (left, right) if isinstance(n, h.Name) and self.types_of(n) is not None}
             if isinstance(where, h.AugAssign):
                 self.grow(left, where)
@@ -269,6 +327,19 @@ class _Checker:
             self.weak_exprs.add(where)
             self.possible[where] = weak_results | {recorded.result}
             self.consumer(where, origin)
+
+    def unpacked(self, call):
+        """`p, dp = f(...)` where items of f's result carry flags: the
+        variables take them (their uses are checked like any other)."""
+        parent = self.parent.get(call)
+        items = self.tuple_callee(call).path_types.weak_items
+        if not (isinstance(parent, h.Assign) and parent.value is call and len(parent.targets) == 1
+                and isinstance(parent.targets[0], h.TupleExpr)
+                and all(isinstance(e, h.Name) for i, e in enumerate(parent.targets[0].elts) if i in items)):
+            raise self.not_compilable(call, None, None, _what(parent, call) + " of its tuple result")
+        for i, target in enumerate(parent.targets[0].elts):
+            if i in items:
+                self.grow(target, (call, i))
 
     def grow(self, target, value):
         if target not in self.dynamic:
@@ -316,9 +387,9 @@ class _Checker:
 
     def not_compilable(self, node, name, types, what, where=None):
         subject = f"'{name}'" if name else f"the '{node.op}' expression" if isinstance(node, h.BoolOp) \
-            else "the conditional expression"
+            else "the call's result" if isinstance(node, h.Call) else "the conditional expression"
         joined = self.tf.var_types.get(name) if name else self.tf.types.get(node)
-        kinds = " or ".join(sorted({str(t) for t in types or ()} | {str(joined)}))
+        kinds = " or ".join(sorted({str(t) for t in types or ()} | ({str(joined)} if joined else set())))
         line = f" at line {where.loc.line}" if where is not None and where.loc else ""
         return PathTypeConflict(
             f"{subject} may be {kinds} depending on the path taken; compiled code would hold it as {joined}, "
@@ -330,7 +401,8 @@ def analyse(typer) -> PathTypes:
     checker = _Checker(typer)
     checker.check()
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
-                     checker.boxes_returns)
+                     checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
+                     checker.flag_ops)
 
 
 def _what(parent, node) -> str:

@@ -36,6 +36,10 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
     else:
         entry = program.specialize(pyfunc, tuple(arg_types))
         return_type = T.MaybeWeak(entry.return_type) if entry.weak_returns else entry.return_type
+        items = entry.path_types.weak_items if entry.path_types else ()
+        if items:  # tuple items that are Python numbers on some paths (passes/paths.py)
+            return_type = T.Tuple(tuple(T.MaybeWeak(t) if i in items else t
+                                        for i, t in enumerate(entry.return_type.items)))
     if not T.mentions_instance(return_type):
         T.to_descriptor(return_type)  # raises early for values that cannot cross into Python
     module, regions, report, layouts = lower_program(program, entry, options, symbol,
