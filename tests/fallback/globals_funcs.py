@@ -69,3 +69,9 @@ def calls_scaled(x):
     first = scaled(x)  # the callee reads its live values when it starts
     conf.scale = statistics.fmean([conf.scale, 6.0])  # runs as Python
     return first, scaled(x), x * conf.scale
+
+
+@jit
+def constants_only(x):
+    """Only frozen module constants: the bridge compares the module dict's version."""
+    return x * K + v + PAIR[0]

@@ -45,6 +45,16 @@ def test_rebound_globals_between_calls(restore):
     same(gf.reads, 1)
 
 
+def test_constants_only_function_sees_each_rebinding(restore):
+    same(gf.constants_only, 1.0)
+    gf.set_v(4.0)
+    same(gf.constants_only, 1.0)
+    gf.unrelated = 1  # another store into the module: the guards are checked again, and hold
+    same(gf.constants_only, 2.0)
+    gf.K = 2.5
+    assert same(gf.constants_only, 2.0) == 2.0 * 2.5 + 4.0 + 2
+
+
 def test_rebinding_back_reuses_the_first_specialization(restore):
     gf.set_v(1.0)
     same(gf.reads, 1.0)

@@ -64,6 +64,8 @@ typedef struct {
     int res_arrays; /* computed once in add_overload, not on every call */
     tr_entry_fn fn;
     PyObject *guards; /* NULL, or the module-level values the code depends on (guards_hold) */
+    PyObject *guard_dict;   /* the one module dict when every guard is a name's identity in it, else NULL */
+    uint64_t guard_version; /* its version when the guards last held */
     int nogil;        /* the entry touches no Python object: called with the GIL released */
 } Overload;
 
@@ -1291,6 +1293,20 @@ static int guards_hold(PyObject *guards) {
     return 1;
 }
 
+/* Frozen module constants only (the common case): an unchanged version of
+ * their module's dict (CPython 3.11 bumps it at every store) means unchanged
+ * bindings, so one comparison replaces a lookup per constant. */
+static int guards_current(Overload *ov) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (ov->guard_dict && ((PyDictObject *)ov->guard_dict)->ma_version_tag == ov->guard_version) return 1;
+    if (!guards_hold(ov->guards)) return 0;
+    if (ov->guard_dict) ov->guard_version = ((PyDictObject *)ov->guard_dict)->ma_version_tag;
+    return 1;
+#else
+    return guards_hold(ov->guards);
+#endif
+}
+
 static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs) {
     Slot slots[MAX_LEAVES];
     void *argp[MAX_LEAVES];
@@ -1298,7 +1314,7 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
     for (int oi = 0; oi < self->n_overloads; ++oi) {
         Overload *ov = &self->overloads[oi];
         if (ov->nargs != nargs) continue;
-        if (ov->guards && !guards_hold(ov->guards)) continue;
+        if (ov->guards && !guards_current(ov)) continue;
         int ni = 0, si = 0, ok = 1;
         dd.used = 0;
         for (Py_ssize_t i = 0; i < nargs && ok; ++i) {
@@ -1565,7 +1581,7 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     for (int i = 0; i < ov->res_nodes; ++i)
         if (r[i].kind == K_ARRAY) ++ov->res_arrays;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
-    ov->guards = NULL;
+    ov->guards = ov->guard_dict = NULL;
     /* the compiler's flag, and never for a descriptor with Python objects in it */
     ov->nogil = nogil && crosses_without_python(a, tree_size(a)) && crosses_without_python(r, ov->res_nodes);
     Py_RETURN_NONE;
@@ -1601,6 +1617,19 @@ static PyObject *dispatcher_set_guards(Dispatcher *self, PyObject *args) {
         }
     }
     Py_XSETREF(ov->guards, guards == Py_None || PyTuple_GET_SIZE(guards) == 0 ? NULL : Py_NewRef(guards));
+    ov->guard_dict = NULL;  /* borrowed from the guards */
+    for (Py_ssize_t i = 0; ov->guards && i < PyTuple_GET_SIZE(ov->guards); ++i) {
+        PyObject *g = PyTuple_GET_ITEM(ov->guards, i), *d = PyTuple_GET_ITEM(g, 0);
+        int plain = PyTuple_GET_SIZE(PyTuple_GET_ITEM(g, 2)) == 0 && PyLong_AsLong(PyTuple_GET_ITEM(g, 4)) == 0;
+        if (!plain || (i > 0 && d != ov->guard_dict)) {
+            ov->guard_dict = NULL;
+            break;
+        }
+        ov->guard_dict = d;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (ov->guard_dict) ov->guard_version = ((PyDictObject *)ov->guard_dict)->ma_version_tag - 1; /* checked once */
+#endif
     Py_RETURN_NONE;
 }
 
