@@ -307,6 +307,7 @@ class JitFunction:
             self.options.key(), compiler.identity if compiler else None, flags(self.options),
             backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
             sys.implementation.cache_tag, numpy.__version__,
+            "asserts stripped (python -O)" if sys.flags.optimize else "asserts",
         ])
 
     def _load_or_build(self, arg_types: tuple) -> dict:

@@ -201,6 +201,8 @@ def entry_problem(entry: dict, jf, manifest_dir: str) -> str | None:
         return "the function's source cannot be read"
     if not _options_match(entry.get("options"), jf.options):
         return "built with other options"
+    if entry.get("asserts", True) == bool(sys.flags.optimize):
+        return "built with asserts " + ("on, and python -O strips them" if sys.flags.optimize else "stripped (python -O)")
     lib = os.path.join(manifest_dir, entry["dir"], "module.so")
     try:
         if os.stat(lib).st_size != entry.get("library_size") or file_digest(lib) != entry.get("library_sha256"):

@@ -393,3 +393,41 @@ def test_definitely_assigned_variables_carry_no_flag(check):
     check(assigned_on_every_path, False, 1.0)
     assert "tr_bound" not in assigned_on_every_path.inspect_cxx()
     assert "tr_bound_v" in last_of_loop.inspect_cxx() and "tr_bound_i" in last_of_loop.inspect_cxx()
+
+
+# --------------------------------------------------------------------------
+# python -O strips asserts from compiled code too, and the cache tells them apart
+# --------------------------------------------------------------------------
+
+
+@jit
+def doubled_if_positive(x):
+    assert x >= 0, "negative"
+    return x * 2.0
+
+
+def test_asserts_follow_python_optimize_flag(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    code = ("from tests.diff import test_soundness as m\n"
+            "from transpile import dispatcher\n"
+            "out = []\n"
+            "for f in (m.doubled_if_positive, m.doubled_if_positive.py_func):\n"
+            "    try:\n"
+            "        out.append(f(-1.5))\n"
+            "    except AssertionError as exc:\n"
+            "        out.append(f'AssertionError: {exc}')\n"
+            "print(out[0] == out[1], out[0], dispatcher.COMPILE_COUNT)\n")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path))
+    runs = []
+    for flags in ([], ["-O"], [], ["-O"]):
+        out = subprocess.run([sys.executable, *flags, "-c", code], cwd=root, capture_output=True, text=True,
+                             timeout=300, env=env)
+        assert out.returncode == 0, out.stderr
+        runs.append(out.stdout.strip().split(maxsplit=1))
+    assert runs[0] == ["True", "AssertionError: negative 1"]
+    assert runs[1] == ["True", "-3.0 1"]  # its own cache entry, compiled without the assert
+    assert runs[2] == ["True", "AssertionError: negative 0"] and runs[3] == ["True", "-3.0 0"]

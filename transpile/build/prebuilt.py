@@ -10,6 +10,7 @@ import inspect
 import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -183,6 +184,7 @@ def build_inplace(task, options, force: bool, old: dict) -> tuple[str, dict]:
     return "built", {
         "file": src_file.name, "qualname": fn.__qualname__, "module": fn.__module__, "line": task.line,
         "dir": name, "symbol": sym, "platform": importhook.platform_tag(), "abi": _runtime.ABI_VERSION,
+        "asserts": not sys.flags.optimize,  # python -O strips them from what is built
         "source": importhook.text_hash(fn), "options": options.key(), "jit_level": options.jit_level,
         "arg_types": [t.spell() for t in task.types], "arg_desc": arg_desc,
         "return_type": tr.return_type.spell(), "result_desc": list(T.to_descriptor(tr.return_type)),
