@@ -65,9 +65,15 @@ def test_root_created_private(tmp_path):
                          timeout=300, preexec_fn=lambda: os.umask(0))
     assert out.returncode == 0, out.stderr
     assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    for p in cache.glob("*/*/*"):  # the entry's files too: the compiler's output follows the umask
+        assert stat.S_IMODE(p.stat().st_mode) & 0o022 == 0, p
     for d in cache.glob("*/*"):
         if d.is_dir():
             assert stat.S_IMODE(d.stat().st_mode) & 0o077 == 0, d
+    link = tmp_path / "link-to-cache"  # a root reached through a symlink is judged by its target
+    link.symlink_to(cache)
+    r = cp.run(proj, link, "twice_int")
+    assert r["compiles"] == 0 and r["warnings"] == []
 
 
 def test_world_writable_root_is_refused(tmp_path):

@@ -69,7 +69,7 @@ def usable_root() -> Path:
         return known
     try:
         _make_private_dir(configured)
-        trust.check_owned(configured)
+        trust.check_owned(configured, os.stat(configured))  # a symlinked root is judged by its target
         root = configured
     except trust.Untrusted as exc:
         _warn(f"the compile cache is not used: {exc}", "make it yours and private (chmod 700), or set "
@@ -297,6 +297,8 @@ def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dic
     meta["signature"] = trust.signature(key, meta)
     with open(staging / META, "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
+    for p in staging.iterdir():  # whatever the umask (0 makes the compiler's output world-writable)
+        os.chmod(p, p.stat().st_mode & 0o755)
     os.chmod(staging, 0o700)
     final = entry_dir(key, root)
     if final.exists():  # loaded, sound, but stale (its dependencies changed)
