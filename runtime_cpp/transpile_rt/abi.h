@@ -36,7 +36,8 @@ enum tr_errcode {
     TR_ERR_KEY = 12,    /* KeyError; the message is the key's repr (the bridge raises KeyError(key)) */
     TR_ERR_ATTRIBUTE = 13, /* AttributeError (a @jit_class field never assigned) */
     TR_ERR_UNBOUND = 14,   /* UnboundLocalError (a local read on a path that did not assign it) */
-    TR_ERR_RECURSION = 15  /* RecursionError (compiled recursion deeper than Python's limit or the stack) */
+    TR_ERR_RECURSION = 15, /* RecursionError (compiled recursion deeper than Python's limit or the stack) */
+    TR_ERR_INTERRUPT = 16  /* SIGINT arrived: the bridge runs Python's signal handlers (KeyboardInterrupt) */
 };
 
 typedef struct tr_error {

@@ -2,6 +2,7 @@
 different types on different paths gives CPython's value and type on each
 path, compiled (the value keeps its own type's slot, or a Python-number
 flag) or, where compiled code cannot, in CPython with the reason."""
+import math
 import warnings
 
 import numpy as np
@@ -233,3 +234,20 @@ def test_a_value_of_two_types_passed_to_a_compiled_call_runs_in_cpython(check):
         check(plain_jit(poly_again), np.zeros(0), 0.5)
         check(plain_jit(poly_again), np.array([1.0, 2.0]), 0.5)
     assert any("depending on the path taken" in str(w.message) for w in caught)
+
+
+@jit
+def norms(x, out):
+    for i in range(x.shape[0]):
+        d = 0.0              # a Python float until the first element is added
+        for j in range(x.shape[1]):
+            t = x[i, j]
+            d += t * t
+        out[i] = d           # stored: the same value either way
+        out[i] = math.sqrt(d)  # math converts both to the same float
+    return out
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 0)])
+def test_same_value_uses_compile(check, shape):
+    check(norms, np.arange(float(np.prod(shape))).reshape(shape), np.zeros(shape[0]))

@@ -12,7 +12,19 @@ def handle(library_path: str) -> int:
         h = _runtime.load_library(library_path)
         _HANDLES[library_path] = h
         _set_recursion_limit(h)
+        _set_interrupt_flag(h)
     return h
+
+
+def _set_interrupt_flag(h: int) -> None:
+    """A module whose loops poll for Ctrl-C reads the bridge's flag (interrupt.hpp)."""
+    try:
+        address = _runtime.symbol(h, "tr_interrupt")
+    except ImportError:
+        return  # no loop that polls
+    import ctypes
+
+    ctypes.c_void_p.from_address(address).value = _runtime.interrupt_flag()
 
 
 def _set_recursion_limit(h: int) -> None:

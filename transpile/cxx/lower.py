@@ -35,6 +35,7 @@ BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt
 
 
 RECURSION_HEADER = "transpile_rt/recursion.hpp"
+INTERRUPT_HEADER = "transpile_rt/interrupt.hpp"
 
 
 class ModuleLowerer:
@@ -119,6 +120,8 @@ class ModuleLowerer:
             self.include("transpile_rt/topy.hpp")  # strs/dicts boxed for fallback code
         if self.recursive:  # the loader sets it to Python's recursion limit
             mod.footer.append("TR_RECURSION_LIMIT_DEFINITION")
+        if INTERRUPT_HEADER in self.includes:  # the loader points it at the bridge's Ctrl-C flag
+            mod.footer.append("TR_INTERRUPT_DEFINITION")
         if self.regions or self.layouts or getattr(self, "needs_host", False):
             mod.footer.append("// Receives the bridge's services and this module's fallback regions.\n"
                               "TR_FALLBACK_MODULE_INIT")
@@ -755,13 +758,28 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             for p in pre:
                 self.emit(p)
             self.emit(f"if (!{test}) break;")
+            self.poll_interrupt(s)
             self.block(s.body)
             self.depth -= 1
             self.lines.append(Line(self.depth, "}"))
         else:
-            self.nested(f"while {test} {{", s.body)
+            self.emit(f"while {test} {{")
+            self.depth += 1
+            self.poll_interrupt(s)
+            self.block(s.body)
+            self.depth -= 1
+            self.lines.append(Line(self.depth, "}"))
         self.loop_flags.pop()
         self.finish_loop(flag, s.orelse)
+
+    def poll_interrupt(self, loop) -> None:
+        """Ctrl-C is seen at each iteration of `while` loops and of loops that
+        hold other loops (innermost `for` loops stay vectorizable), on the
+        host only (interrupt.hpp)."""
+        if self.kernel or not (isinstance(loop, h.While) or _holds_loop(loop.body)):
+            return
+        self.module.include(INTERRUPT_HEADER)
+        self.emit("TR_POLL_INTERRUPT();")
 
     def s_For(self, s: h.For):
         loop = self.tf.parallel.get(s)
@@ -778,6 +796,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         header, elems = self.iteration(s.iter, it)
         self.emit(header)
         self.depth += 1
+        self.poll_interrupt(s)
         self.bind_loop_target(s.target, elems, it)
         self.block(s.body)
         self.depth -= 1
@@ -940,6 +959,11 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             return f"tr::range_len({start}, {stop}, {step})", f"({start} + {counter} * {step})"
         length, elem = self.iterable(node, it, counter)
         return length, elem
+
+
+def _holds_loop(stmts) -> bool:
+    return any(isinstance(s, (h.For, h.While)) or _holds_loop(getattr(s, "body", ())) or
+               _holds_loop(getattr(s, "orelse", ())) for s in stmts)
 
 
 def _const_int(node):

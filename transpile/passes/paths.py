@@ -230,6 +230,8 @@ class _Checker:
                                                                         self.tf.var_types.get(parent.targets[0].id)):
             self.grow(parent.targets[0], node)  # the variable's flag is set from the value's
             return
+        if self.same_value_use(node, parent):
+            return
         if node in self.weak_exprs and isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return):
             self.weak_items.add(parent.elts.index(node))  # the flag computed from its operands
             return
@@ -264,6 +266,23 @@ class _Checker:
                 self.boxed[node.id] = tuple(sorted((t for t in alts if differs(t, joined)), key=str))
                 return
         raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), _what(parent, node))
+
+    def same_value_use(self, node, parent) -> bool:
+        """A Python float and an np.float64 of one value give the same result
+        here: an argument of a `math` function or float(), or a value stored
+        into an array element or view (converted to the array's dtype)."""
+        types = self.types_of(node)
+        static = self.tf.types.get(node)
+        if not (_weak_only(types, static) and static.kind == "f"):
+            return False
+        if isinstance(parent, h.Call) and node in parent.args:
+            fn = self.typer.const(parent.func)
+            return getattr(fn, "__module__", None) == "math" or fn is float
+        if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], h.Subscript):
+            info = self.tf.subscripts.get(parent.targets[0])
+            return getattr(info, "kind", None) in ("element", "view", "mask", "fancy")
+        return False
 
     def assigned_simply(self, node) -> bool:
         """Every assignment of the variable is `name = ...` or `name op= ...`

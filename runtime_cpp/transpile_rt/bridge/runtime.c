@@ -12,6 +12,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <stddef.h>
 #include <structmember.h>
 #include <string.h>
@@ -1172,8 +1173,43 @@ static PyObject *axis_error_type(void) {
     return cls;
 }
 
+/* ---- Ctrl-C in compiled loops (transpile_rt/interrupt.hpp) ---------------- */
+
+static volatile int interrupt_requested = 0;
+static struct sigaction python_sigint;
+
+static void on_sigint(int sig) {
+    interrupt_requested = 1;
+    if (python_sigint.sa_handler != SIG_DFL && python_sigint.sa_handler != SIG_IGN)
+        python_sigint.sa_handler(sig);  /* Python's own handler: it raises KeyboardInterrupt */
+}
+
+/* Chains in front of the SIGINT handler Python installed (once per process;
+ * if Python's signal.signal() replaces it later, loops just stop seeing
+ * Ctrl-C until the call ends, as before). */
+static void install_sigint(void) {
+    struct sigaction current, mine;
+    if (sigaction(SIGINT, NULL, &current) != 0 || current.sa_handler == on_sigint) return;
+    if ((current.sa_flags & SA_SIGINFO) || current.sa_handler == SIG_IGN || current.sa_handler == SIG_DFL) return;
+    python_sigint = current;
+    mine = current;
+    mine.sa_handler = on_sigint;
+    sigaction(SIGINT, &mine, NULL);
+}
+
+static PyObject *interrupt_flag(PyObject *mod, PyObject *unused) {
+    install_sigint();
+    return PyLong_FromVoidPtr((void *)&interrupt_requested);
+}
+
 static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
     PyObject *type;
+    if (err->code == TR_ERR_INTERRUPT) {
+        interrupt_requested = 0;
+        if (PyErr_CheckSignals() < 0) return NULL; /* KeyboardInterrupt, or what a custom handler raised */
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
     if (err->code == TR_ERR_PYTHON) {
         /* Fallback code raised: its exception is still set, unchanged. */
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "fallback region failed without an exception");
@@ -1356,6 +1392,7 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
         err.line = 0;
         err.message[0] = 0;
         int rc;
+        interrupt_requested = 0; /* a Ctrl-C before this call was Python's to handle */
         if (ov->nogil) {
             Py_BEGIN_ALLOW_THREADS
             rc = ov->fn(argp, resp, &err);
@@ -2166,6 +2203,7 @@ static PyMethodDef module_methods[] = {
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},
+    {"interrupt_flag", interrupt_flag, METH_NOARGS, "interrupt_flag() -> address of the flag SIGINT sets"},
     {NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_runtime",

@@ -1,0 +1,37 @@
+// Ctrl-C in a long compiled loop: the bridge's SIGINT handler sets a flag
+// (besides running Python's), which `while` loops and loops that hold other
+// loops read at each iteration; the main thread then raises
+// KeyboardInterrupt through Python's own signal handling.  Innermost `for`
+// loops do not read it: a load in them would keep GCC from vectorizing.
+#pragma once
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "error.hpp"
+
+extern "C" volatile int *tr_interrupt;  // the bridge's flag (set by the loader: build/loader.py)
+
+namespace tr {
+
+inline volatile int *no_interrupt() {
+    static volatile int never = 0;
+    return &never;
+}
+
+inline bool on_main_thread() {  // CPython raises KeyboardInterrupt in the main thread only
+    static thread_local int main = -1;
+    if (main < 0) main = syscall(SYS_gettid) == getpid();
+    return main == 1;
+}
+
+__attribute__((cold, noinline)) inline void interrupted() {
+    if (on_main_thread()) raise(TR_ERR_INTERRUPT, "KeyboardInterrupt");
+}
+
+}  // namespace tr
+
+#define TR_POLL_INTERRUPT()                                          \
+    do {                                                             \
+        if (__builtin_expect(*tr_interrupt != 0, 0)) tr::interrupted(); \
+    } while (0)
+#define TR_INTERRUPT_DEFINITION TR_EXPORT volatile int *tr_interrupt = tr::no_interrupt();
