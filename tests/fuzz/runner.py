@@ -169,9 +169,11 @@ def report(summary: Summary, index: int) -> str:
     if first["args"]:
         level = first["pair"].split("-")[-1] if first["pair"] != "-" else "O0"
         lines += ["if __name__ == '__main__':", f"    args = {first['args']}",
-                  f"    print('python:', {program.name}(*copy.deepcopy(args)))"]
-        lines += [f"    {g} = {v}" for g, v in program.globals.items()]
-        lines += [f"    print('{level}:', jit({program.name}, jit_level='{level}')(*copy.deepcopy(args)))"]
+                  f"    for side, fn in (('python', {program.name}), "
+                  f"('{level}', jit({program.name}, jit_level='{level}'))):"]
+        lines += [f"        {g} = {v}" for g, v in program.globals.items()]
+        lines += ["        try:", "            print(side, 'returns', repr(fn(*copy.deepcopy(args))))",
+                  "        except Exception as exc:", "            print(side, 'raises', repr(exc))"]
     return "\n".join(lines) + "\n"
 
 
