@@ -431,3 +431,28 @@ def test_asserts_follow_python_optimize_flag(tmp_path):
     assert runs[0] == ["True", "AssertionError: negative 1"]
     assert runs[1] == ["True", "-3.0 1"]  # its own cache entry, compiled without the assert
     assert runs[2] == ["True", "AssertionError: negative 0"] and runs[3] == ["True", "-3.0 0"]
+
+
+@jit
+def store_through_masks(a, v):
+    a[a > 100] = v
+    a[np.array([0])] = v
+    return a
+
+
+@jit
+def add_into_element(a, v):
+    a[0] += v
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+@pytest.mark.parametrize("v", [np.int64(300), np.int64(-1), np.float64("nan"), np.float64(300.5)])
+def test_numpy_scalar_stores_follow_numpy(check, dtype, v):
+    # NumPy 2.4: an element or slice store converts like int() into signed arrays (OverflowError)
+    # and wraps into unsigned ones; masks and index arrays cast
+    with np.errstate(all="ignore"):
+        check(store_element, np.zeros(3, dtype), 1, v)
+        check(store_fill, np.zeros(3, dtype), v)
+        check(store_through_masks, np.full(3, 101, dtype) if dtype == np.uint8 else np.zeros(3, dtype), v)
+        check(add_into_element, np.ones(3, dtype), v)

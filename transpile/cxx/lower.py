@@ -546,7 +546,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             return
         arr = self.ev(self.expr(target.value))
         dst = info.result.dtype if isinstance(info.result, (T.Scalar, T.Array)) else None
-        if dst and needs_check(vt, dst, value.code):  # a Python number NumPy may refuse (cxx/stores.py)
+        if dst and needs_check(vt, dst, value.code, info.kind):  # a number NumPy may refuse (cxx/stores.py)
             if info.kind == "element":  # NumPy checks the index first
                 idx = ", ".join(self.index_code(i, p) for i, p in zip(target.index, info.parts))
                 ref, v = self.tmp("ref"), self.hoist(value.code)
@@ -616,7 +616,10 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             ref = self.tmp("ref")
             self.emit(f"{{ auto &{ref} = tr::at({arr}{', ' if idx else ''}{idx});")
             expr = self.binop(s.op, ops, CExpr(ref), info.result, value, vt)
-            self.lines.append(Line(self.depth + 1, f"{ref} = tr::cast<{self.elem(info.result.dtype)}>({expr.code}); }}"))
+            dst = info.result.dtype
+            stored = checked(self, expr.code, ops.result, dst) if needs_check(ops.result, dst, expr.code, "element") \
+                else f"tr::cast<{self.elem(dst)}>({expr.code})"
+            self.lines.append(Line(self.depth + 1, f"{ref} = {stored}; }}"))
         elif info.kind == "fancy":
             self.module.include("transpile_rt/fancy.hpp")
             idx = ", ".join(self.hoist(self.index_code(i, p)) if p == "fancy" else self.index_code(i, p)

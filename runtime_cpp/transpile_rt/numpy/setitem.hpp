@@ -1,8 +1,9 @@
 // A Python int or float stored into an integer array element: NumPy 2
 // converts it as Python's int() would and refuses values the dtype cannot
 // hold (OverflowError "Python integer 300 out of bounds for uint8"; NaN is a
-// ValueError, infinity an OverflowError) instead of wrapping.  Values typed
-// as NumPy scalars are cast as before.
+// ValueError, infinity an OverflowError) instead of wrapping; NumPy 2.4
+// treats NumPy scalars stored into signed integer arrays the same way
+// (cxx/stores.py asks the installed NumPy which stores need this).
 #pragma once
 #include "../scalar.hpp"
 #include "../error.hpp"
@@ -18,6 +19,14 @@ template <class D> TR_HD inline D py_store(int64_t v, const char *dtype) {
     else fits = v >= -(int64_t(1) << (bits - 1)) && v < (int64_t(1) << (bits - 1));
     if (!fits) raise(TR_ERR_OVERFLOW, "Python integer %lld out of bounds for %s", (long long)v, dtype);
     return D(v);
+}
+
+template <class D> TR_HD inline D py_store(uint64_t v, const char *dtype) {
+    if (v > uint64_t(9223372036854775807)) {
+        if constexpr (sizeof(D) == 8 && D(-1) > D(0)) return D(v);
+        raise(TR_ERR_OVERFLOW, "Python int too large to convert to C long");
+    }
+    return py_store<D>(int64_t(v), dtype);
 }
 
 template <class D> TR_HD inline D py_store(double v, const char *dtype) {
