@@ -82,10 +82,14 @@ def _lines(proc, timeout: float):
             pending += chunk
 
 
-def _run_worker(job: str, timeout: float, on_result) -> tuple | None:
+def worker_command(job: str) -> list:
+    return [sys.executable, "-m", "tests.fuzz.worker", job]
+
+
+def run_worker(command: list, timeout: float, on_result) -> tuple | None:
     """Runs a worker to the end; returns (class, index, text) when it crashed or hung."""
     err = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "tests.fuzz.worker", job], cwd=ROOT,
+    proc = subprocess.Popen(command, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=err, bufsize=0, start_new_session=True)
     current, side = None, ""
     for line in _lines(proc, timeout):
@@ -134,7 +138,8 @@ def fuzz(seed: int, n: int, features, levels=("O0", "O1"), n_inputs: int = 3, ba
         while pending and (max_seconds is None or time.perf_counter() - began < max_seconds):
             indices, pending = pending[:batch], pending[batch:]
             while indices:
-                failure = _run_worker(_job(workdir, seed, indices, features, levels, n_inputs), timeout, on_result)
+                job = _job(workdir, seed, indices, features, levels, n_inputs)
+                failure = run_worker(worker_command(job), timeout, on_result)
                 if failure is None:
                     break
                 cls, index, text = failure

@@ -7,6 +7,7 @@ tests/fuzz/findings.md; `python benchmarks/fuzz.py --features all` runs them):
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -49,6 +50,20 @@ def test_generator_is_deterministic_and_valid_python():
         args = gen.inputs(program, 3, index, 2, gen.FEATURES)
         assert len(args) == 2 and all(len(a) == len(program.params) for a in args)
     assert gen.generate(3, 0, CI_FEATURES).source != gen.generate(4, 0, CI_FEATURES).source
+
+
+def test_worker_crash_and_hang_are_findings_of_the_running_program():
+    # Stand-ins for a worker whose compiled call kills the process or never returns.
+    start = "import json, os, time; print(json.dumps({'start': 7}), flush=True); "
+    results = []
+    crash = runner.run_worker([sys.executable, "-c", start + "print(json.dumps({'call': 'O1'}), flush=True); os.abort()"],
+                              30, results.append)
+    assert crash[:2] == (compare.CRASH, 7) and "(in O1)" in crash[2]
+    done = "print(json.dumps({'done': 7}), flush=True); print(json.dumps({'start': 8}), flush=True); "
+    hang = runner.run_worker([sys.executable, "-c", start + done + "time.sleep(60)"], 2, results.append)
+    assert hang[:2] == (compare.HANG, 8)
+    assert results == [{"done": 7}]
+    assert runner.run_worker([sys.executable, "-c", "pass"], 30, results.append) is None
 
 
 def test_comparison_classes():
