@@ -67,7 +67,9 @@ def reduce_dispatcher(dispatcher):
     if payload is None and not by_name:
         raise pickle.PicklingError(
             f"cannot pickle @jit function {module}.{qualname}: it is not reachable by name, and pickling it by "
-            "value needs cloudpickle (pip install cloudpickle) and a function that does not call itself")
+            "value needs cloudpickle (pip install cloudpickle) and a function that does not refer back to itself "
+            "(a recursive function, or a method of a @jit_class, which pickles by reference only: define it at "
+            "module level in an importable module)")
     # __main__ by name: a spawned worker reruns the script, a cluster worker has another __main__
     return _main_or_value, (module if by_name else None, qualname, _code_token(fn), payload, shipped)
 

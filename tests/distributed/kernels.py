@@ -90,3 +90,16 @@ def spin_with_fallback(n, x):
         s += (x * i) % 7.0
     m = statistics.median([s, 1.0, 2.0])
     return s + m
+
+
+def make_local_class():
+    """A @jit_class no name reaches (not picklable: classes go by reference)."""
+    @jit_class
+    class Local:
+        def __init__(self, k):
+            self.k = k
+
+        def apply(self, a):
+            return a * self.k
+
+    return Local

@@ -111,3 +111,10 @@ def test_unreachable_without_cloudpickle_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "cloudpickle", None)  # as if not installed
     with pytest.raises(pickle.PicklingError, match="not reachable by name.*cloudpickle"):
         pickle.dumps(poly)
+
+
+def test_local_jit_class_is_a_clear_error():
+    obj = k.make_local_class()(2.0)
+    assert_same(obj.apply(A), A * 2.0)
+    with pytest.raises(pickle.PicklingError, match="method of a @jit_class, which pickles by reference only"):
+        cloudpickle.dumps(obj)
