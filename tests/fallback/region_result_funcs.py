@@ -16,3 +16,15 @@ def rebound_in_python(x, n):
     for _ in itertools.repeat(None, n):   # runs as Python; rebinds w to a new array
         w = w + x[:3]
     return w
+
+
+def python_or_compiled_return(a, k):
+    if k > 2:
+        return tuple(itertools.islice(a, 2))   # runs as Python: a Python object
+    return a[0], k                             # compiled: boxed with its own types
+
+
+def python_return_of_an_int(k):
+    if k > 2:
+        return int(sum(itertools.repeat(1, k)))   # runs as Python: an int
+    return k * 0.5                                # compiled: a float

@@ -28,3 +28,18 @@ def test_array_from_fallback_code_is_returned_intact(fn):
         np.testing.assert_array_equal(got, expected)
         assert not isinstance(got.base, bytes)  # the freed owner's memory held a bytes object
     del junk
+
+
+@pytest.mark.parametrize("fn, args", [
+    (funcs.python_or_compiled_return, (np.arange(4.0), 1)), (funcs.python_or_compiled_return, (np.arange(4.0), 3)),
+    (funcs.python_return_of_an_int, (1,)), (funcs.python_return_of_an_int, (5,)),
+])
+def test_a_return_that_runs_as_python_beside_compiled_ones(fn, args):
+    """Each return gives its own value and type (a return that runs as Python
+    made the others' tuple a typing error, and converted an int to float)."""
+    from tests.conftest import assert_same
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        got = jit(fn)(*args)
+    assert_same(got, fn(*args))

@@ -7,6 +7,7 @@
 #include "transpile_rt/index.hpp"
 #include "transpile_rt/ops/operators.hpp"
 #include "transpile_rt/ops/python.hpp"
+#include "transpile_rt/interrupt.hpp"
 
 #if defined(_WIN32)
 #define TR_EXPORT extern "C" __declspec(dllexport)
@@ -27,6 +28,7 @@ int64_t collatz_0(int64_t n) {
     // golden_funcs.py:33  while n != 1:
     tr::current_line() = 33;
     while (n != 1) {
+        TR_POLL_INTERRUPT();
         // golden_funcs.py:34  if n % 2 == 0:
         tr::current_line() = 34;
         if (tr::py::mod(n, int64_t(2)) == 0) {
@@ -58,3 +60,5 @@ TR_EXPORT int tr_entry_collatz(void *const *args, void *const *results, tr_error
         (void)r;
     });
 }
+
+TR_INTERRUPT_DEFINITION

@@ -596,7 +596,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
                     weak = None
                     if self.tf.path_types and target in self.tf.path_types.dynamic:
                         weak = self.hoist(f"({self.weak_code(target)} && {self.weak_code(s.value)})")
-                    self.assign_name(target.id, CExpr(self.hoist(expr.code)), ops.result, weak)
+                    self.assign_name(target.id, expr, ops.result, weak)
                 else:
                     self.emit(f"{name} = {self.convert(expr, ops.result, tt)};")
             return

@@ -326,6 +326,16 @@ class FunctionTyper:
         raise self.error(node, f"{what} holds values of two incompatible types: {a} and {b}",
                          "give each kind of value its own variable")
 
+    def join_return(self, s, old, t):
+        """A return that runs as Python gives a Python object: then every
+        return site boxes its own value (passes/paths.py), rather than the
+        object being converted to the other sites' type."""
+        if old is None:
+            return t
+        if T.ANY in (old, t):
+            return T.ANY
+        return self.join(s, old, t, "the return value")
+
     def set_var(self, node, name: str, t: T.Type) -> None:
         old = self.tf.var_types.get(name)
         new = t if old is None else self.join(node, old, t, f"variable '{name}'")
@@ -451,7 +461,7 @@ class FunctionTyper:
             info.returns = True
             t = info.declared or T.ANY
             old = self.tf.return_type
-            new = t if old is None else self.join(s, old, t, "the return value")
+            new = self.join_return(s, old, t)
             if new != old:
                 self.tf.return_type = new
                 self.changed = True
@@ -663,7 +673,7 @@ class FunctionTyper:
         if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.DictView)):
             raise self.error(s, f"cannot return {t} from compiled code")
         old = self.tf.return_type
-        new = t if old is None else self.join(s, old, t, "the return value")
+        new = self.join_return(s, old, t)
         if new != old:
             self.tf.return_type = new
             self.changed = True

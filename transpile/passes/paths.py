@@ -201,7 +201,9 @@ class _Checker:
             if s.value is None or s in self.tf.fallbacks or s.value not in self.tf.types:
                 continue
             t = self.tf.types[s.value]
-            if self.types_of(s.value) is None and differs(t, self.tf.return_type) \
+            if self.tf.return_type == T.ANY and t != T.ANY:
+                self.boxes_returns = True  # another return runs as Python: this one boxes its value too
+            elif self.types_of(s.value) is None and differs(t, self.tf.return_type) \
                     and not _weak_only((t,), self.tf.return_type):
                 self.boxes_returns = True  # each return site boxes its own value
         if self.boxed:
