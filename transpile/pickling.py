@@ -18,7 +18,6 @@ import sys
 import threading
 
 from . import _runtime
-from .build import artifacts
 
 _BY_VALUE: dict = {}  # sha256 of a by-value payload -> the dispatcher rebuilt from it (one per process)
 _PICKLING = threading.local()
