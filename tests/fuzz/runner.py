@@ -28,6 +28,7 @@ class Summary:
     programs: int = 0
     compared: int = 0          # input sets compared
     int64_skipped: int = 0     # input sets whose CPython ints left int64
+    complex_skipped: int = 0   # input sets where CPython made a complex number from floats
     fell_back: Counter = field(default_factory=Counter)  # "statements" / "whole" (function) -> programs
     seconds: float = 0.0
     findings: dict = field(default_factory=dict)  # program index -> [finding]
@@ -40,6 +41,7 @@ class Summary:
         counts = self.by_class()
         rows = [("programs", self.programs), ("inputs compared", self.compared),
                 ("inputs skipped (int64 overflow)", self.int64_skipped),
+                ("inputs skipped (complex power)", self.complex_skipped),
                 ("programs with statements run as Python", self.fell_back["statements"]),
                 ("programs run wholly as Python", self.fell_back["whole"]),
                 ("programs with findings", len(self.findings))]
@@ -125,7 +127,8 @@ def fuzz(seed: int, n: int, features, levels=("O0", "O1"), n_inputs: int = 3, ba
     def on_result(message: dict) -> None:
         summary.programs += 1
         summary.compared += message["compared"]
-        summary.int64_skipped += message["skipped"]
+        summary.int64_skipped += message["skipped"]["Int64Overflow"]
+        summary.complex_skipped += message["skipped"]["ComplexResult"]
         if message["fell_back"]:
             summary.fell_back[message["fell_back"]] += 1
         if message["findings"]:
@@ -164,8 +167,8 @@ def report(summary: Summary, index: int) -> str:
         seen.add((f["class"], f["pair"]))
         lines.append(f"# {f['class']} ({f['pair']}, input {f['input']}): {f['detail']}".replace("\n", "\n# "))
         if f["args"]:
-            lines += [f"#   args     = {f['args']}", f"#   expected : {f['expected'][:300]}",
-                      f"#   got      : {f['got'][:300]}"]
+            lines += [f"#   args     = {f['args']}", f"#   expected : {' '.join(f['expected'].split())[:300]}",
+                      f"#   got      : {' '.join(f['got'].split())[:300]}"]
     first = summary.findings[index][0]
     lines += ["import copy", "import heapq", "import math", "", "import numpy as np", "",
               "from transpile import jit", ""]
