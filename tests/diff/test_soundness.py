@@ -456,3 +456,26 @@ def test_numpy_scalar_stores_follow_numpy(check, dtype, v):
         check(store_fill, np.zeros(3, dtype), v)
         check(store_through_masks, np.full(3, 101, dtype) if dtype == np.uint8 else np.zeros(3, dtype), v)
         check(add_into_element, np.ones(3, dtype), v)
+
+
+# --------------------------------------------------------------------------
+# NEP 50: a Python int meeting a narrower NumPy integer must fit it
+# --------------------------------------------------------------------------
+
+
+@jit
+def narrow_int_ops(x, k):
+    return x + k, x * k, x & k, x < k, x == k, k > x, x + 3, x < 300, x > -200
+
+
+@jit
+def narrow_int_array_ops(a, k):
+    return a + k, a * k, a < k, k <= a
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+@pytest.mark.parametrize("k", [5, 300, -1, -200, 0])
+def test_python_int_out_of_range_for_the_numpy_dtype(check, dtype, k):
+    with np.errstate(all="ignore"):
+        check_items(check, narrow_int_ops, dtype(50), k)
+        check_items(check, narrow_int_array_ops, np.array([50, 1], dtype), k)

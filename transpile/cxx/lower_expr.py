@@ -15,6 +15,7 @@ from ..passes.live_globals import LiveRead
 from ..passes.promote import BINARY_UFUNCS, UNARY_UFUNCS
 from .model import CExpr
 from .order import in_order, needs_order
+from .stores import checked, needs_check
 from .types import SCALAR_CTYPES, ctype, literal
 
 INFIX = {"+", "-", "*", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="}
@@ -96,9 +97,12 @@ class ExprLowerer:
             functor = functor_of(BINARY_UFUNCS[op])
             if op == "**":
                 functor = "tr::op::pow"
+            (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
         a, at = self.zero_d(a, at)
         b, bt = self.zero_d(b, bt)
+        if not ops.python_semantics:  # NEP 50: a Python int must fit the integer dtype it meets
+            (a, at), (b, bt) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
         exact = op in PY_FUNCS or op in NP_FUNCS  # function templates deduce from exact types
         ac, bc = self.as_ct(a, at, ops.compute, exact), self.as_ct(b, bt, ops.compute, exact)
         rt = ctype(result)
@@ -119,6 +123,14 @@ class ExprLowerer:
                 text = f"{rt}{text}"
             return CExpr(text)
         raise TypingError(f"operator {op} is not supported here", None)
+
+    def weak_int_operand(self, x: CExpr, t: T.Type, compute: str):
+        """A Python int operand of an operation computed in a narrower integer
+        dtype: NumPy raises OverflowError when it does not fit ("Python integer
+        300 out of bounds for int8"); literals that fit are left alone."""
+        if isinstance(t, T.Scalar) and needs_check(t, compute, x.code, "element") and t.dtype == "int64":
+            return CExpr(checked(self, x.code, t, compute)), T.Scalar(compute)
+        return x, t
 
     def zero_d(self, x: CExpr, t: T.Type):
         """A 0-d array operand of a scalar operation: its element."""

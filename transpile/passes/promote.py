@@ -120,7 +120,15 @@ def binary(op: str, a: Type, b: Type, exponent_value=None) -> OpTypes:
     # A Python bool next to NumPy values behaves like np.bool_.
     ops = [Scalar("bool") if isinstance(t, Scalar) and t.weak and t.dtype == "bool" else t for t in (a, b)]
     ins, outs = resolve_ufunc(ufunc, ops)
+    if op in COMPARISONS and ins[0] in _NARROW_INTS and any(
+            isinstance(t, Scalar) and t.weak and t.dtype == "int64" for t in (a, b)):
+        # NumPy compares a Python int with a narrower integer by value (np.int8(50) < 300 is True);
+        # converting 300 to int8 would not: compare in int64, which holds both
+        return OpTypes("int64", _result_shape([a, b], outs[0]))
     return OpTypes(ins[0], _result_shape([a, b], outs[0]))
+
+
+_NARROW_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
 
 
 def unary(op: str, a: Type) -> OpTypes:
