@@ -12,7 +12,7 @@ from ..library.attributes import lookup as lookup_attr
 from ..library.base import LowerSite
 from ..library.numpy_lib import functor_of
 from ..passes.live_globals import LiveRead
-from ..passes.promote import BINARY_UFUNCS, UNARY_UFUNCS
+from ..passes.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS
 from .model import CExpr
 from .order import in_order, needs_order
 from .stores import checked, needs_check
@@ -97,11 +97,12 @@ class ExprLowerer:
             functor = functor_of(BINARY_UFUNCS[op])
             if op == "**":
                 functor = "tr::op::pow"
-            (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
+            if op not in COMPARISONS:
+                (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
         a, at = self.zero_d(a, at)
         b, bt = self.zero_d(b, bt)
-        if not ops.python_semantics:  # NEP 50: a Python int must fit the integer dtype it meets
+        if not ops.python_semantics and op not in COMPARISONS:  # NEP 50: a Python int must fit the dtype it meets
             (a, at), (b, bt) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
         exact = op in PY_FUNCS or op in NP_FUNCS  # function templates deduce from exact types
         ac, bc = self.as_ct(a, at, ops.compute, exact), self.as_ct(b, bt, ops.compute, exact)
