@@ -218,6 +218,7 @@ class FunctionTyper:
             self.fullgraph_errors.clear()
             self.def_types.clear()
             self.def_consts.clear()
+            self.tf.coerce.clear()  # an Any that a later pass typed (an array) must not stay coerced to float
             self.block(self.fn.body)
             if self.tf.return_type is not None and self.tf.return_type != T.NONE \
                     and optional.falls_through(self.fn.body) and optional.join(self, self.fn, self.tf.return_type,

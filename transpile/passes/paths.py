@@ -73,6 +73,8 @@ def _semantics_by_flags(ops, recorded, op, a, b) -> bool:
 def differs(a, b) -> bool:
     """Whether values of types a and b can be told apart by a Python program
     (other differences, such as array layouts, are representation only)."""
+    if (a == T.ANY) != (b == T.ANY):
+        return True  # a Python object of any type beside a typed value
     if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
         return a != b
     if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
@@ -118,8 +120,16 @@ class _Checker:
             return self.tf.arg_types[self.tf.params.index(name)]
         info = self.tf.fallbacks.get(d)
         if info is not None:
-            return None  # a value from Python: converted where it crosses (passes/fallback.py)
+            # A value from Python is converted where it crosses, to the type its
+            # comment names or the variable's other assignments give it; with no
+            # comment and other assignments, that type may not be the object's.
+            if info.declared is not None or not self.compiled_defs(name):
+                return None
+            return T.ANY
         return self.typer.def_types.get(d)
+
+    def compiled_defs(self, name) -> bool:
+        return any(not isinstance(d, str) and d not in self.tf.fallbacks for d in self.reach.defs.get(name, ()))
 
     def types_of(self, node):
         """The possible types of an expression's value (a set), or None when
