@@ -473,9 +473,15 @@ def narrow_int_array_ops(a, k):
     return a + k, a * k, a < k, k <= a
 
 
+@jit
+def narrow_int_ufuncs(x, a, k):
+    return np.maximum(x, k), np.less(x, k), np.equal(a, k), np.multiply(a, k), np.add(x, 3)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8])
 @pytest.mark.parametrize("k", [5, 300, -1, -200, 0])
 def test_python_int_out_of_range_for_the_numpy_dtype(check, dtype, k):
     with np.errstate(all="ignore"):
         check_items(check, narrow_int_ops, dtype(50), k)
         check_items(check, narrow_int_array_ops, np.array([50, 1], dtype), k)
+        check_items(check, narrow_int_ufuncs, dtype(50), np.array([50, 1], dtype), k)

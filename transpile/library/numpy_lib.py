@@ -65,11 +65,14 @@ def _ufunc_entry(ufunc):
         ops = ls.site_info
         ct = lw.elem(ops.compute)
         functor = functor_of(ufunc)
+        operands = list(zip(ls.args, ls.arg_types))
+        if ufunc not in promote.COMPARISON_UFUNCS:  # NEP 50: a Python int must fit the dtype (OverflowError)
+            operands = [lw.weak_int_operand(a, t, ops.compute) for a, t in operands]
         if isinstance(ls.result, T.Scalar):
-            args = ", ".join(f"tr::cast<{ct}>({lw.zero_d(a, t)[0].code})" for a, t in zip(ls.args, ls.arg_types))
+            args = ", ".join(f"tr::cast<{ct}>({lw.zero_d(a, t)[0].code})" for a, t in operands)
             return CExpr(f"{lw.ctype(ls.result)}({functor}::apply({args}))")
         kind = "unary" if ufunc.nin == 1 else "binary"
-        args = ", ".join(a.code for a in ls.args)
+        args = ", ".join(a.code for a, _ in operands)
         return lw.lazy(f"tr::{kind}<{functor}, {ct}>({args})")
 
     return Entry(f"numpy.{ufunc.__name__}", infer, lower, (H_UFUNC,))

@@ -22,6 +22,7 @@ BINARY_UFUNCS = {
 }
 UNARY_UFUNCS = {"-": np.negative, "+": np.positive, "~": np.invert}
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+COMPARISON_UFUNCS = tuple(BINARY_UFUNCS[op] for op in COMPARISONS)
 
 _WEAK_PY = {"int64": int, "float64": float, "complex128": complex}
 _PY_RANK = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}
@@ -120,12 +121,17 @@ def binary(op: str, a: Type, b: Type, exponent_value=None) -> OpTypes:
     # A Python bool next to NumPy values behaves like np.bool_.
     ops = [Scalar("bool") if isinstance(t, Scalar) and t.weak and t.dtype == "bool" else t for t in (a, b)]
     ins, outs = resolve_ufunc(ufunc, ops)
-    if op in COMPARISONS and ins[0] in _NARROW_INTS and any(
-            isinstance(t, Scalar) and t.weak and t.dtype == "int64" for t in (a, b)):
-        # NumPy compares a Python int with a narrower integer by value (np.int8(50) < 300 is True);
-        # converting 300 to int8 would not: compare in int64, which holds both
-        return OpTypes("int64", _result_shape([a, b], outs[0]))
-    return OpTypes(ins[0], _result_shape([a, b], outs[0]))
+    return OpTypes(_comparison_compute(ufunc, ins[0], (a, b)), _result_shape([a, b], outs[0]))
+
+
+def _comparison_compute(ufunc, compute: str, operands) -> str:
+    """NumPy compares a Python int with a narrower integer by value
+    (np.int8(50) < 300 is True); converting 300 to int8 would not: such
+    comparisons are computed in int64, which holds both."""
+    if ufunc in COMPARISON_UFUNCS and compute in _NARROW_INTS and any(
+            isinstance(t, Scalar) and t.weak and t.dtype == "int64" for t in operands):
+        return "int64"
+    return compute
 
 
 _NARROW_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
@@ -150,7 +156,7 @@ def ufunc_call(ufunc, operands: list[Type]) -> OpTypes:
     """A NumPy ufunc called as a function: np.sqrt(x), np.maximum(a, b)."""
     ops = [Scalar("bool") if isinstance(t, Scalar) and t.weak and t.dtype == "bool" else t for t in operands]
     ins, outs = resolve_ufunc(ufunc, ops)
-    return OpTypes(ins[0], _result_shape(operands, outs[0]))
+    return OpTypes(_comparison_compute(ufunc, ins[0], operands), _result_shape(operands, outs[0]))
 
 
 def scalar_join(a: Scalar, b: Scalar) -> Scalar:
