@@ -251,3 +251,53 @@ def norms(x, out):
 @pytest.mark.parametrize("shape", [(3, 4), (2, 0)])
 def test_same_value_uses_compile(check, shape):
     check(norms, np.arange(float(np.prod(shape))).reshape(shape), np.zeros(shape[0]))
+
+
+@jit
+def largest_step(x, y):
+    change = 0.0             # a Python float until max() picks an np.float64
+    for i in range(x.shape[0]):
+        change = max(change, abs(x[i] - y[i]))
+    return change            # CPython's type: whichever argument max() kept
+
+
+@jit
+def farthest_point(pos):
+    farthest = 0             # a Python int, or the np.int64 max() picked
+    for i in range(pos.shape[0]):
+        farthest = max(farthest, abs(pos[i]))
+    return farthest, min(farthest, 3)
+
+
+@jit
+def blur_row(a):
+    out = a.copy()
+    for i in range(1, a.shape[0] - 1):
+        s = 0.0
+        for d in range(-1, 2):   # a constant range: runs, so s is an array element sum after it
+            s += a[i + d]
+        out[i] = s / 3.0
+    return out
+
+
+@jit
+def dft(x):
+    n = len(x)
+    out = np.zeros(n, dtype=np.complex128)
+    for k in range(n):
+        s = 0j               # a Python complex until the first term is added
+        for t in range(n):
+            s += x[t] * np.exp(-2j * np.pi * k * t / n)
+        out[k] = s
+    return out
+
+
+@pytest.mark.parametrize("fn, args", [
+    (largest_step, (np.array([1.0, 2.0]), np.array([1.0, 2.0]))), (largest_step, (np.array([1.0, 2.0]), np.zeros(2))),
+    (largest_step, (np.zeros(0), np.zeros(0))),
+    (farthest_point, (np.array([0, 0], dtype=np.int64),)), (farthest_point, (np.array([0, -5, 2], dtype=np.int64),)),
+    (blur_row, (np.arange(6.0),)), (blur_row, (np.arange(6, dtype=np.float32),)),
+    (dft, (np.arange(4.0),)), (dft, (np.zeros(0),)),
+])
+def test_peer_kernels_with_values_of_two_types(check, fn, args):
+    check(fn, *args)

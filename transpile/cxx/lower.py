@@ -448,9 +448,11 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         value = self.expr(s.value)
         vt = self.type_of(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):
-            dynamic = self.tf.path_types and s.targets[0] in self.tf.path_types.dynamic
+            dynamic = self.tf.path_types and s.targets[0] in self.tf.path_types.dynamic \
+                and s.targets[0].id in self.tf.path_types.tagged  # a flag kept only where it is read
             weak = None
-            if dynamic and isinstance(s.value, h.Call):  # the callee's flag, read right after the call
+            if dynamic and isinstance(s.value, h.Call) and s.value not in self.tf.path_types.weak_calls:
+                # the callee's flag, read right after the call
                 value = CExpr(self.hoist(value.code))
                 weak = self.hoist("tr::ret_weak()")
             elif dynamic:
@@ -515,6 +517,10 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             return f"({self.weak_code(node.left)} && {self.weak_code(node.right)})"
         if isinstance(node, h.Compare) and node in path_types.weak_exprs:  # bool, or np.bool_ if either is NumPy's
             return f"({self.weak_code(node.left)} && {self.weak_code(node.comparators[0])})"
+        if isinstance(node, h.Call) and node in path_types.weak_calls:  # max/min return the argument they pick
+            a, b = node.args
+            op = ">" if path_types.weak_calls[node] == "max" else "<"  # the first unless the second is beyond it
+            return f"(({self.expr(b).code}) {op} ({self.expr(a).code}) ? {self.weak_code(b)} : {self.weak_code(a)})"
         if isinstance(node, h.Name) and node.id in path_types.tagged:
             return self.weak_flag_of(node.id)
         t = self.type_of(node)
@@ -594,7 +600,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
                 expr = self.binop(s.op, ops, cur, cur_t, value, vt)
                 if isinstance(target, h.Name):
                     weak = None
-                    if self.tf.path_types and target in self.tf.path_types.dynamic:
+                    if self.tf.path_types and target in self.tf.path_types.dynamic \
+                            and target.id in self.tf.path_types.tagged:
                         weak = self.hoist(f"({self.weak_code(target)} && {self.weak_code(s.value)})")
                     self.assign_name(target.id, expr, ops.result, weak)
                 else:
@@ -678,7 +685,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         from .lower_dicts import to_py
 
         name = node.id if isinstance(node, h.Name) else None
-        if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs:
+        if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs \
+                or node in self.tf.path_types.weak_calls:
             return f"tr::topy::one({code}, {self.weak_code(node)})"
         out = to_py(self.type_of(node), code)
         for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):

@@ -49,6 +49,7 @@ class PathTypes:
     boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
     weak_items: frozenset = frozenset()  # items of the returned tuple that carry a flag (tr::ret_weak_bits)
     flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
+    weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min call -> "max"/"min": the argument picked, flag and all
 
 
 def _weakness_only(ops, recorded, op) -> bool:
@@ -96,7 +97,8 @@ class _Checker:
         self.parent: dict = {}
         for s in _statements(typer.fn.body):
             _link(s, self.parent)
-        self.reach = reaching.analyse(typer.fn, typer.locals, self.tf.fallbacks)
+        self.reach = reaching.analyse(typer.fn, typer.locals, self.tf.fallbacks,
+                                      typer.global_value("range") is range)
         self.dynamic: dict = {}  # grows until it settles (check)
         self.reset()
 
@@ -109,6 +111,8 @@ class _Checker:
         self.flag_reads: set = set()  # variables whose flag a weak_exprs node reads
         self.weak_items: set = set()
         self.flag_ops: dict = {}
+        self.weak_calls: dict = {}
+        self.flag_read_calls: set = set()  # max/min calls whose flag a return reads
         self.grew = False
 
     # ---- the types a value may have --------------------------------------
@@ -187,11 +191,31 @@ class _Checker:
             self.check_uses()
             if not self.grew:
                 break
-        self.tagged |= {d.id for d in self.dynamic} | self.flag_reads
+        self.tagged |= self.flag_reads
+        self.close_tagged()
         for name in self.tagged:
             uses = [u for u in self.reach.uses if u.id == name]
             if uses and not self.assigned_simply(uses[0]):
                 raise self.not_compilable(uses[0], name, self.types_of(uses[0]), "an assignment that is not `name = ...`")
+
+    def close_tagged(self):
+        """Flags are kept where they are read: a variable whose flag is read
+        needs the flags its assignments compute from (max/min arguments)."""
+        work = list(self.tagged) + list(self.flag_read_calls)
+        while work:
+            item = work.pop()
+            calls = [item] if isinstance(item, h.Call) else [
+                value for target, value in self.dynamic.items()
+                if target.id == item and isinstance(value, h.Call) and value in self.weak_calls]
+            for value in calls:
+                for arg in value.args:
+                    if not _pure(arg):
+                        raise self.not_compilable(value, None, self.types_of(value),
+                                                  "keeping its flag (its arguments are not plain values)")
+                    for n in _names(arg):
+                        if n.id not in self.tagged and self.types_of(n) is not None:
+                            self.tagged.add(n.id)
+                            work.append(n.id)
 
     def check_uses(self):
         for use in self.reach.uses:
@@ -244,11 +268,18 @@ class _Checker:
             return
         if self.same_value_use(node, parent):
             return
-        if node in self.weak_exprs and isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return):
+        if self.picked_argument(node, parent):
+            self.possible[parent] = {self.tf.types[parent], T.Scalar(self.tf.types[parent].dtype, weak=True)}
+            self.weak_calls[parent] = self.typer.const(parent.func).__name__
+            return self.consumer(parent, origin)
+        flagged = node in self.weak_exprs or node in self.weak_calls
+        if flagged and isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return):
             self.weak_items.add(parent.elts.index(node))  # the flag computed from its operands
+            self.flag_read_calls |= {node} & self.weak_calls.keys()
             return
-        if node in self.weak_exprs and isinstance(parent, h.Return):
+        if flagged and isinstance(parent, h.Return):
             self.boxes_returns = True  # boxed with the flag computed from its operands
+            self.flag_read_calls |= {node} & self.weak_calls.keys()
             return
         if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None:
             return  # the callee's flag is this function's (passes/returns.py)
@@ -285,7 +316,7 @@ class _Checker:
         into an array element or view (converted to the array's dtype)."""
         types = self.types_of(node)
         static = self.tf.types.get(node)
-        if not (_weak_only(types, static) and static.kind == "f"):
+        if not (_weak_only(types, static) and static.kind in "fc"):
             return False
         if isinstance(parent, h.Call) and node in parent.args:
             fn = self.typer.const(parent.func)
@@ -295,6 +326,15 @@ class _Checker:
             info = self.tf.subscripts.get(parent.targets[0])
             return getattr(info, "kind", None) in ("element", "view", "mask", "fancy")
         return False
+
+    def picked_argument(self, node, parent) -> bool:
+        """max(a, b) / min(a, b) of numbers of one dtype, Python's or NumPy's by
+        path: the result is one of the arguments, with its own type."""
+        if not (isinstance(parent, h.Call) and node in parent.args and len(parent.args) == 2 and not parent.keywords
+                and self.typer.const(parent.func) in (max, min)):
+            return False
+        result = self.tf.types.get(parent)
+        return all(_weak_only(self.types_of(a) or {self.tf.types.get(a)}, result) for a in parent.args)
 
     def assigned_simply(self, node) -> bool:
         """Every assignment of the variable is `name = ...` or `name op= ...`
@@ -433,7 +473,7 @@ def analyse(typer) -> PathTypes:
     checker.check()
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
                      checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
-                     checker.flag_ops)
+                     checker.flag_ops, checker.weak_calls)
 
 
 def _what(parent, node) -> str:
@@ -446,6 +486,32 @@ def _what(parent, node) -> str:
     if isinstance(parent, h.Assign):
         return "the assignment"
     return f"the {type(parent).__name__.lower()}"
+
+
+def _pure(node) -> bool:
+    """An expression evaluated twice gives the same value and does nothing else."""
+    if isinstance(node, (h.Name, h.Const)):
+        return True
+    if isinstance(node, h.BinOp):
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, h.UnaryOp):
+        return _pure(node.operand)
+    if isinstance(node, h.Subscript):
+        return _pure(node.value) and all(_pure(i) for i in node.index)
+    if isinstance(node, h.Call):
+        return isinstance(node.func, h.Name) and node.func.id == "abs" and all(_pure(a) for a in node.args)
+    return False
+
+
+def _names(node):
+    if isinstance(node, h.Name):
+        yield node
+    elif isinstance(node, h.Node):
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if isinstance(child, h.Node) and f.name != "loc":
+                    yield from _names(child)
 
 
 def _statements(stmts):

@@ -32,10 +32,12 @@ class Reaching:
     defs: dict  # name -> every definition of it (for the types each assigns)
 
 
-def analyse(fn: h.Function, local_names, fallbacks) -> Reaching:
+def analyse(fn: h.Function, local_names, fallbacks, range_is_builtin: bool = True) -> Reaching:
     """`fallbacks`: statements that run as Python, each with .reads,
-    .writes and .definite (passes/fallback.FallbackInfo)."""
+    .writes and .definite (passes/fallback.FallbackInfo); range_is_builtin:
+    the name `range` means the builtin (not rebound by the module)."""
     flow = _Flow(set(local_names), fallbacks)
+    flow.range_is_builtin = range_is_builtin and "range" not in flow.locals
     env = {p.name: frozenset((p,)) for p in fn.params}
     for p in fn.params:
         flow.defs.setdefault(p.name, set()).add(p)
@@ -143,8 +145,11 @@ class _Flow:
                 break
             head = new_head
         # the loop ends when the test is false or the iterator is exhausted,
-        # in the head's environment; `else` runs then, not after a break
-        return _join(self.block(s.orelse, dict(head)), *breaks)
+        # in the head's environment; `else` runs then, not after a break.  A
+        # `for` over a constant, non-empty range ends after an iteration.
+        once = self.range_is_builtin and _runs_at_least_once(s) and (end is not None or continues)
+        exit_env = _join(end, *continues) if once else head
+        return _join(self.block(s.orelse, dict(exit_env)), *breaks)
 
     def s_Break(self, s, env):
         self.loop_exits[-1][0].append(env)
@@ -179,6 +184,22 @@ class _Flow:
             for child in value if isinstance(value, tuple) else (value,):
                 if isinstance(child, h.Node):
                     self.expr(child, env, shadowed)
+
+
+def _runs_at_least_once(s) -> bool:
+    """`for ... in range(a[, b[, step]])` with integer constants and at least one value."""
+    it = getattr(s, "iter", None)
+    if not (isinstance(s, h.For) and isinstance(it, h.Call) and isinstance(it.func, h.Name)
+            and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3):
+        return False
+    bounds = []
+    for a in it.args:
+        negative = isinstance(a, h.UnaryOp) and a.op == "-"
+        a = a.operand if negative else a
+        if not (isinstance(a, h.Const) and type(a.value) is int):
+            return False
+        bounds.append(-a.value if negative else a.value)
+    return len(range(*bounds)) > 0 if (len(bounds) < 3 or bounds[2] != 0) else False
 
 
 def _scope_names(node) -> frozenset:
