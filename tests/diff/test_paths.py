@@ -10,6 +10,7 @@ import pytest
 
 from transpile.diagnostics import FunctionNotCompilable, TranspileFallbackWarning
 from transpile import jit as plain_jit
+from transpile import prange
 
 from ._support import jit
 
@@ -301,3 +302,16 @@ def dft(x):
 ])
 def test_peer_kernels_with_values_of_two_types(check, fn, args):
     check(fn, *args)
+
+
+@jit
+def parallel_total(a):
+    s = 0.0                  # a Python float if no iteration runs
+    for i in prange(a.shape[0]):
+        s += a[i]            # a reduction: an np.float64 after any iteration
+    return s
+
+
+@pytest.mark.parametrize("n", [0, 1, 100000])
+def test_a_prange_reduction_keeps_cpythons_type(check, n):
+    check(parallel_total, np.arange(float(n)))

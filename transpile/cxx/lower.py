@@ -492,8 +492,10 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         self.set_weak_flag(name, vt, weak)
 
     def set_weak_flag(self, name, vt, weak: str | None = None):
-        """weak: C++ computing the flag where it is known at run time only."""
-        if self.tf.path_types and name in self.tf.path_types.tagged:
+        """weak: C++ computing the flag where it is known at run time only.
+        A prange kernel keeps none: its reductions' flags are set after the
+        loop (lower_parallel.py)."""
+        if self.tf.path_types and name in self.tf.path_types.tagged and not self.kernel:
             self.emit(f"{self.weak_flag_of(name)} = {weak or ('true' if vt.weak else 'false')};")
 
     def x_BinOp(self, node: h.BinOp) -> CExpr:

@@ -19,6 +19,7 @@ and atomic; this module only spells it.
 """
 from __future__ import annotations
 
+from ..diagnostics import PathTypeConflict
 from ..hir import nodes as h
 from ..hir import types as T
 from .model import CExpr, Line
@@ -87,10 +88,36 @@ def parallel_for(fl, s: h.For) -> None:
         kernel = f"tr::par::with_arrays({k}, {arrays})"
     fl.emit(f"tr::par::for_range({kernel}, {start}, {stop}, {step}{reductions});")
     fl.emit(f"{st}.download();")
+    _reduced_weak_flags(fl, s, info, start, stop, step)
     fl.depth -= 1
     fl.emit("}")
     if s.orelse:  # no break in a prange loop: the else block always runs
         fl.block(s.orelse)
+
+
+def _reduced_weak_flags(fl, s: h.For, info, start, stop, step) -> None:
+    """A reduction variable that is a Python number or a NumPy scalar by path
+    (passes/paths.py): after an iteration it has the type its updates give,
+    the same in every iteration (the kernel itself keeps no flag)."""
+    path_types = fl.tf.path_types
+    for n in sorted(info.reductions):
+        if not path_types or n not in path_types.tagged:
+            continue
+        updates = list(_updates(s.body, n))
+        weak = {fl.tf.ops[u].result.weak for u in updates}
+        if len(weak) != 1 or any(u.target in path_types.dynamic for u in updates):
+            raise PathTypeConflict(f"'{n}' is a Python number after some updates of this prange loop and a NumPy "
+                                   "scalar after others", s.loc, "give the updates one type")
+        ran = f"({step} > 0 ? {start} < {stop} : {start} > {stop})"
+        fl.emit(f"if ({ran}) {fl.weak_flag_of(n)} = {fl.weak_flag_of(n)} && {'true' if weak.pop() else 'false'};")
+
+
+def _updates(stmts, name):
+    for st in stmts:
+        if isinstance(st, h.AugAssign) and isinstance(st.target, h.Name) and st.target.id == name:
+            yield st
+        for sub in ("body", "orelse"):
+            yield from _updates(getattr(st, sub, ()), name)
 
 
 def _range_bounds(fl, call: h.Call):

@@ -108,11 +108,10 @@ class _Checker:
         self.boxed: dict = {}
         self.boxes_returns = False
         self.weak_exprs: set = set()
-        self.flag_reads: set = set()  # variables whose flag a weak_exprs node reads
+        self.flag_reads: set = set()  # nodes whose flags are read (returned; operands of flag_ops)
         self.weak_items: set = set()
         self.flag_ops: dict = {}
         self.weak_calls: dict = {}
-        self.flag_read_calls: set = set()  # max/min calls whose flag a return reads
         self.grew = False
 
     # ---- the types a value may have --------------------------------------
@@ -191,7 +190,6 @@ class _Checker:
             self.check_uses()
             if not self.grew:
                 break
-        self.tagged |= self.flag_reads
         self.close_tagged()
         for name in self.tagged:
             uses = [u for u in self.reach.uses if u.id == name]
@@ -199,23 +197,36 @@ class _Checker:
                 raise self.not_compilable(uses[0], name, self.types_of(uses[0]), "an assignment that is not `name = ...`")
 
     def close_tagged(self):
-        """Flags are kept where they are read: a variable whose flag is read
-        needs the flags its assignments compute from (max/min arguments)."""
-        work = list(self.tagged) + list(self.flag_read_calls)
+        """Flags are kept where they are read (returns, and the operands of
+        operations whose rules depend on them); a flag that is read needs the
+        flags it is computed from: the operands of +, -, * and comparisons,
+        the arguments of max/min, the values a variable is assigned."""
+        work = list(self.tagged) + list(self.flag_reads)
+        seen = set()
         while work:
             item = work.pop()
-            calls = [item] if isinstance(item, h.Call) else [
-                value for target, value in self.dynamic.items()
-                if target.id == item and isinstance(value, h.Call) and value in self.weak_calls]
-            for value in calls:
-                for arg in value.args:
+            key = item if isinstance(item, str) else id(item)
+            if key in seen:
+                continue
+            seen.add(key)
+            if isinstance(item, str):  # a variable: every value assigned to it
+                self.tagged.add(item)
+                for target, value in self.dynamic.items():
+                    if target.id == item:
+                        work.append(value.value if isinstance(value, h.AugAssign) else value)
+                        if isinstance(value, h.AugAssign):
+                            work.append(item)
+            elif isinstance(item, h.Name):
+                if self.types_of(item) is not None:
+                    work.append(item.id)
+            elif isinstance(item, (h.BinOp, h.Compare)) and item in self.weak_exprs:
+                work += [item.left, item.right] if isinstance(item, h.BinOp) else [item.left, item.comparators[0]]
+            elif isinstance(item, h.Call) and item in self.weak_calls:
+                for arg in item.args:
                     if not _pure(arg):
-                        raise self.not_compilable(value, None, self.types_of(value),
+                        raise self.not_compilable(item, None, self.types_of(item),
                                                   "keeping its flag (its arguments are not plain values)")
-                    for n in _names(arg):
-                        if n.id not in self.tagged and self.types_of(n) is not None:
-                            self.tagged.add(n.id)
-                            work.append(n.id)
+                    work.append(arg)
 
     def check_uses(self):
         for use in self.reach.uses:
@@ -275,11 +286,11 @@ class _Checker:
         flagged = node in self.weak_exprs or node in self.weak_calls
         if flagged and isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return):
             self.weak_items.add(parent.elts.index(node))  # the flag computed from its operands
-            self.flag_read_calls |= {node} & self.weak_calls.keys()
+            self.flag_reads.add(node)  # the return reads its flag
             return
         if flagged and isinstance(parent, h.Return):
             self.boxes_returns = True  # boxed with the flag computed from its operands
-            self.flag_read_calls |= {node} & self.weak_calls.keys()
+            self.flag_reads.add(node)  # the return reads its flag
             return
         if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None:
             return  # the callee's flag is this function's (passes/returns.py)
@@ -391,7 +402,8 @@ class _Checker:
                 if isinstance(n, h.Call) and self.types_of(n) is not None:  # its flag is read only where assigned
                     raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                               f"the '{op}' operation on a call's result", where)
-            self.flag_reads |= {n.id for n in (left, right) if isinstance(n, h.Name) and self.types_of(n) is not None}
+            if where in self.flag_ops:  # the rules themselves depend on the operands' flags
+                self.flag_reads |= {left, right}
             if isinstance(where, h.AugAssign):
                 self.grow(left, where)
                 return
