@@ -30,6 +30,7 @@ class Summary:
     int64_skipped: int = 0     # input sets whose CPython ints left int64
     complex_skipped: int = 0   # input sets where CPython made a complex number from floats
     fell_back: Counter = field(default_factory=Counter)  # "statements" / "whole" (function) -> programs
+    whole_reasons: Counter = field(default_factory=Counter)  # why functions ran wholly as Python
     seconds: float = 0.0
     findings: dict = field(default_factory=dict)  # program index -> [finding]
 
@@ -49,7 +50,9 @@ class Summary:
         rows.append(("time (s)", f"{self.seconds:.1f}"))
         width = max(len(r[0]) for r in rows)
         head = f"fuzz seed={self.seed} levels={','.join(self.levels)} features={','.join(sorted(self.features))}"
-        return "\n".join([head] + [f"{name:<{width}}  {value:>8}" for name, value in rows])
+        reasons = [f"  {n:>5}  {why}" for why, n in self.whole_reasons.most_common(6)]
+        return "\n".join([head] + [f"{name:<{width}}  {value:>8}" for name, value in rows]
+                         + (["most frequent reasons for running wholly as Python:"] + reasons if reasons else []))
 
 
 def _job(workdir: str, seed: int, indices: list, features: frozenset, levels, n_inputs: int) -> str:
@@ -130,7 +133,9 @@ def fuzz(seed: int, n: int, features, levels=("O0", "O1"), n_inputs: int = 3, ba
         summary.int64_skipped += message["skipped"]["Int64Overflow"]
         summary.complex_skipped += message["skipped"]["ComplexResult"]
         if message["fell_back"]:
-            summary.fell_back[message["fell_back"]] += 1
+            summary.fell_back[message["fell_back"].split(":")[0]] += 1
+        if message["fell_back"].startswith("whole: "):
+            summary.whole_reasons[message["fell_back"][7:]] += 1
         if message["findings"]:
             summary.findings[message["done"]] = message["findings"]
         if log:

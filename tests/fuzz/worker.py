@@ -10,6 +10,7 @@ import copy
 import importlib.util
 import json
 import os
+import re
 import sys
 import warnings
 
@@ -19,6 +20,7 @@ from transpile import jit
 from . import gen
 from .compare import COMPILE, compare, describe
 
+_WHERE = re.compile(r"\S+\.py:\d+(:\d+)?: (error: )?|'[a-z]\d+'")
 _TRANSPILE_DIR = os.path.dirname(transpile.__file__)
 # Exceptions raised from these parts of the compiler are compile errors, not the program's.
 _COMPILER_PARTS = tuple(os.path.join(_TRANSPILE_DIR, d) + os.sep
@@ -99,10 +101,11 @@ def check_program(program: gen.Program, module, inputs: list, levels: list) -> d
 
 
 def _fallback_kind(jitted) -> str:
-    """'whole' when the function ran in CPython, 'statements' when some of it did, else ''
+    """'whole: <why>' when the function ran in CPython, 'statements' when some of it did, else ''
     (asked of the dispatcher: a specialization loaded from the cache does not warn again)."""
     if jitted._python_mode:
-        return "whole"
+        reason = next(iter(jitted._python_mode.values()))
+        return "whole: " + _WHERE.sub("", reason.splitlines()[0])[:120]
     try:
         return "statements" if jitted.fallbacks() else ""
     except ValueError:  # nothing compiled yet: the call failed before
