@@ -52,7 +52,7 @@ class TypedFunction:
     return_type: T.Type | None = None
     params: tuple = ()
     weak_returns: bool = False  # returns a Python number on some paths, a NumPy scalar on others (passes/returns.py)
-    path_types: object = None  # passes/paths.PathTypes: variables whose C++ value carries a Python-number flag
+    path_types: object = None  # passes/path_rules.PathTypes: values whose C++ type differs by path, and how
 
 
 class Program:

@@ -17,77 +17,28 @@ the use is insensitive to the difference:
   others: the variable carries a flag saying which (`tagged`), and the
   entry hands CPython's type to the caller (passes/returns.py).
 
-Any other use (returning an int-or-float, passing it to a call, indexing,
-storing it, a statement that runs as Python reading it) would give a
-value of the wrong type, so the function is not compiled: it runs in CPython
-with a warning naming the variable and both lines (an error under
-fullgraph=True).  Cython's "safe" type inference takes the same rule, with a
-Python object in place of running in CPython.
+and, where the value itself crosses, keeps the path's type beside it: a
+flag for a Python number or a NumPy scalar of one dtype (computed at run
+time through +, -, *, comparisons, max/min and calls), a slot per type for
+int-or-float values that are returned.  docs/architecture.md lists every
+rule.  Any other use (passing such a value to a call, indexing with it, a
+statement that runs as Python reading it) would give a value of the wrong
+type, so the function is not compiled: it runs in CPython with a warning
+naming the variable and the use (an error under fullgraph=True).  Cython's
+"safe" type inference takes the same rule, with a Python object in place of
+running in CPython.
 """
 from __future__ import annotations
-
-import dataclasses
 
 from ..diagnostics import PathTypeConflict
 from ..hir import nodes as h
 from ..hir import types as T
 from . import promote, reaching
+from .path_rules import (PathTypes, differs, link, pure, returns, semantics_by_flags, statements, weak_only,
+                         weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 EXACT_INT_IN_FLOAT = 2 ** 53
-
-
-@dataclasses.dataclass
-class PathTypes:
-    """What lowering needs: variables that carry a flag or a kind beside
-    their value, and whether results cross as Python objects."""
-
-    tagged: frozenset  # names whose C++ variable has a Python-number flag beside it
-    dynamic: dict  # assignment target (h.Name) -> value node (or the h.AugAssign) whose weakness is known at run time
-    weak_exprs: frozenset  # +, -, * nodes giving a Python float or an np.float64 by path
-    boxed: dict  # name -> the types other than its C++ type it may hold (each kept in its own slot)
-    boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
-    weak_items: frozenset = frozenset()  # items of the returned tuple that carry a flag (tr::ret_weak_bits)
-    flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
-    weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min call -> "max"/"min": the argument picked, flag and all
-
-
-def _weakness_only(ops, recorded, op) -> bool:
-    """The same computation, giving a Python float where the compiled
-    operation gives an np.float64 of the same value (+, -, * round alike in
-    CPython and NumPy, and raise nothing)."""
-    return op in ("+", "-", "*") and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
-        and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
-        and T.Scalar(ops.compute).kind in "fc"
-
-
-def _semantics_by_flags(ops, recorded, op, a, b) -> bool:
-    """/, //, %, ** of two Python floats follow CPython (ZeroDivisionError,
-    OverflowError), of an np.float64 NumPy (inf, nan): the same computation
-    type either way, so compiled code picks the rules by the operands' flags."""
-    return ops is not None and op in ("/", "//", "%", "**") and a.weak and b.weak \
-        and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
-        and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
-        and T.Scalar(ops.compute).kind == "f" and not recorded.python_semantics
-
-
-def differs(a, b) -> bool:
-    """Whether values of types a and b can be told apart by a Python program
-    (other differences, such as array layouts, are representation only)."""
-    if (a == T.ANY) != (b == T.ANY):
-        return True  # a Python object of any type beside a typed value
-    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
-        return a != b
-    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
-        return any(differs(x, y) for x, y in zip(a.items, b.items))
-    return False
-
-
-def _weak_only(types, joined) -> bool:
-    """Values that differ from `joined` only in being Python numbers of the
-    same dtype (a flag tells them apart without losing a bit)."""
-    return isinstance(joined, T.Scalar) and not joined.weak and all(
-        isinstance(t, T.Scalar) and t.dtype == joined.dtype for t in types)
 
 
 class _Checker:
@@ -95,8 +46,8 @@ class _Checker:
         self.typer = typer
         self.tf = typer.tf
         self.parent: dict = {}
-        for s in _statements(typer.fn.body):
-            _link(s, self.parent)
+        for s in statements(typer.fn.body):
+            link(s, self.parent)
         self.reach = reaching.analyse(typer.fn, typer.locals, self.tf.fallbacks,
                                       typer.global_value("range") is range)
         self.dynamic: dict = {}  # grows until it settles (check)
@@ -223,7 +174,7 @@ class _Checker:
                 work += [item.left, item.right] if isinstance(item, h.BinOp) else [item.left, item.comparators[0]]
             elif isinstance(item, h.Call) and item in self.weak_calls:
                 for arg in item.args:
-                    if not _pure(arg):
+                    if not pure(arg):
                         raise self.not_compilable(item, None, self.types_of(item),
                                                   "keeping its flag (its arguments are not plain values)")
                     work.append(arg)
@@ -242,19 +193,19 @@ class _Checker:
                 found = {self.def_type(d, name) for d in defs} - {None}
                 if any(differs(t, self.tf.var_types.get(name)) for t in found):
                     raise self.not_compilable(s, name, found, "the statement that runs as Python")
-        for s in _returns(self.typer.fn.body):
+        for s in returns(self.typer.fn.body):
             if s.value is None or s in self.tf.fallbacks or s.value not in self.tf.types:
                 continue
             t = self.tf.types[s.value]
             if self.tf.return_type == T.ANY and t != T.ANY:
                 self.boxes_returns = True  # another return runs as Python: this one boxes its value too
             elif self.types_of(s.value) is None and differs(t, self.tf.return_type) \
-                    and not _weak_only((t,), self.tf.return_type):
+                    and not weak_only((t,), self.tf.return_type):
                 self.boxes_returns = True  # each return site boxes its own value
         if self.boxed:
             self.boxes_returns = True
         if self.weak_items and not self.boxes_returns:
-            sites = [s.value for s in _returns(self.typer.fn.body) if s not in self.tf.fallbacks]
+            sites = [s.value for s in returns(self.typer.fn.body) if s not in self.tf.fallbacks]
             if not all(isinstance(v, h.TupleExpr) for v in sites):
                 self.boxes_returns = True  # e.g. a tuple variable returned: built as a Python object
         if self.boxes_returns and any(call[0] == "jit" and call[1] == (self.tf.pyfunc, self.tf.arg_types)
@@ -273,7 +224,7 @@ class _Checker:
         if isinstance(parent, h.UnaryOp) and parent.op == "not":
             return
         if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
-                and isinstance(parent.targets[0], h.Name) and _weak_only(self.types_of(node),
+                and isinstance(parent.targets[0], h.Name) and weak_only(self.types_of(node),
                                                                         self.tf.var_types.get(parent.targets[0].id)):
             self.grow(parent.targets[0], node)  # the variable's flag is set from the value's
             return
@@ -309,7 +260,7 @@ class _Checker:
                                 ops[0] if isinstance(ops, tuple) and ops else None, origin, compare=True)
         in_tuple = isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return)
         if (isinstance(parent, h.Return) or in_tuple) and self.assigned_simply(node):
-            if _weak_only(self.types_of(node), self.tf.var_types.get(node.id)):
+            if weak_only(self.types_of(node), self.tf.var_types.get(node.id)):
                 self.tagged.add(node.id)
                 if in_tuple:  # the item's flag goes with the tuple (tr::ret_weak_bits)
                     self.weak_items.add(parent.elts.index(node))
@@ -319,7 +270,7 @@ class _Checker:
                 alts = {self.def_type(d, node.id) for d in self.reach.defs[node.id]}
                 self.boxed[node.id] = tuple(sorted((t for t in alts if differs(t, joined)), key=str))
                 return
-        raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), _what(parent, node))
+        raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), what(parent, node))
 
     def same_value_use(self, node, parent) -> bool:
         """A Python float and an np.float64 of one value give the same result
@@ -327,7 +278,7 @@ class _Checker:
         into an array element or view (converted to the array's dtype)."""
         types = self.types_of(node)
         static = self.tf.types.get(node)
-        if not (_weak_only(types, static) and static.kind in "fc"):
+        if not (weak_only(types, static) and static.kind in "fc"):
             return False
         if isinstance(parent, h.Call) and node in parent.args:
             fn = self.typer.const(parent.func)
@@ -345,7 +296,7 @@ class _Checker:
                 and self.typer.const(parent.func) in (max, min)):
             return False
         result = self.tf.types.get(parent)
-        return all(_weak_only(self.types_of(a) or {self.tf.types.get(a)}, result) for a in parent.args)
+        return all(weak_only(self.types_of(a) or {self.tf.types.get(a)}, result) for a in parent.args)
 
     def assigned_simply(self, node) -> bool:
         """Every assignment of the variable is `name = ...` or `name op= ...`
@@ -356,7 +307,7 @@ class _Checker:
             if self.def_type(d, node.id) is None:
                 return False
             if isinstance(d, h.Param):
-                if node.id in self.boxed or not _weak_only((self.def_type(d, node.id),), self.tf.var_types[node.id]):
+                if node.id in self.boxed or not weak_only((self.def_type(d, node.id),), self.tf.var_types[node.id]):
                     return False
             elif not isinstance(self.parent.get(d), (h.Assign, h.AugAssign)) and not (
                     isinstance(self.parent.get(d), h.TupleExpr)
@@ -388,10 +339,10 @@ class _Checker:
                         continue
                 else:
                     same = ops == recorded
-                if not same and ops is not None and _weakness_only(ops, recorded, op) and (
+                if not same and ops is not None and weakness_only(ops, recorded, op) and (
                         isinstance(where, h.BinOp) or isinstance(where, h.AugAssign) and isinstance(left, h.Name)):
                     weak_results.add(ops.result)  # a Python float or an np.float64 by path: its use decides
-                elif not same and isinstance(where, h.BinOp) and _semantics_by_flags(ops, recorded, op, a, b):
+                elif not same and isinstance(where, h.BinOp) and semantics_by_flags(ops, recorded, op, a, b):
                     self.flag_ops[where] = ops  # CPython's rules when both are Python floats, NumPy's otherwise
                     weak_results.add(ops.result)
                 elif not same:
@@ -419,7 +370,7 @@ class _Checker:
         if not (isinstance(parent, h.Assign) and parent.value is call and len(parent.targets) == 1
                 and isinstance(parent.targets[0], h.TupleExpr)
                 and all(isinstance(e, h.Name) for i, e in enumerate(parent.targets[0].elts) if i in items)):
-            raise self.not_compilable(call, None, None, _what(parent, call) + " of its tuple result")
+            raise self.not_compilable(call, None, None, what(parent, call) + " of its tuple result")
         for i, target in enumerate(parent.targets[0].elts):
             if i in items:
                 self.grow(target, (call, i))
@@ -486,63 +437,3 @@ def analyse(typer) -> PathTypes:
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
                      checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
                      checker.flag_ops, checker.weak_calls)
-
-
-def _what(parent, node) -> str:
-    if isinstance(parent, h.Return):
-        return "the return"
-    if isinstance(parent, h.Call):
-        return "the call"
-    if isinstance(parent, h.Subscript):
-        return "the subscript"
-    if isinstance(parent, h.Assign):
-        return "the assignment"
-    return f"the {type(parent).__name__.lower()}"
-
-
-def _pure(node) -> bool:
-    """An expression evaluated twice gives the same value and does nothing else."""
-    if isinstance(node, (h.Name, h.Const)):
-        return True
-    if isinstance(node, h.BinOp):
-        return _pure(node.left) and _pure(node.right)
-    if isinstance(node, h.UnaryOp):
-        return _pure(node.operand)
-    if isinstance(node, h.Subscript):
-        return _pure(node.value) and all(_pure(i) for i in node.index)
-    if isinstance(node, h.Call):
-        return isinstance(node.func, h.Name) and node.func.id == "abs" and all(_pure(a) for a in node.args)
-    return False
-
-
-def _names(node):
-    if isinstance(node, h.Name):
-        yield node
-    elif isinstance(node, h.Node):
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
-            for child in value if isinstance(value, tuple) else (value,):
-                if isinstance(child, h.Node) and f.name != "loc":
-                    yield from _names(child)
-
-
-def _statements(stmts):
-    for s in stmts:
-        yield s
-        for sub in ("body", "orelse"):
-            yield from _statements(getattr(s, sub, ()))
-
-
-def _returns(stmts):
-    return (s for s in _statements(stmts) if isinstance(s, h.Return))
-
-
-def _link(node, parent: dict) -> None:
-    for f in dataclasses.fields(node):
-        if f.name in ("loc", "body", "orelse"):
-            continue
-        value = getattr(node, f.name)
-        for child in value if isinstance(value, tuple) else (value,):
-            if isinstance(child, h.Node):
-                parent[child] = node
-                _link(child, parent)

@@ -1,0 +1,121 @@
+"""The rules per-path typing (passes/paths.py) applies, as plain functions
+over types and HIR nodes, and the result it hands to lowering."""
+from __future__ import annotations
+
+import dataclasses
+
+from ..hir import nodes as h
+from ..hir import types as T
+
+
+@dataclasses.dataclass
+class PathTypes:
+    """What lowering needs: variables that carry a flag or a kind beside
+    their value, and whether results cross as Python objects."""
+
+    tagged: frozenset  # names whose C++ variable has a Python-number flag beside it
+    dynamic: dict  # assignment target (h.Name) -> value node (or the h.AugAssign) whose weakness is known at run time
+    weak_exprs: frozenset  # +, -, * nodes giving a Python float or an np.float64 by path
+    boxed: dict  # name -> the types other than its C++ type it may hold (each kept in its own slot)
+    boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
+    weak_items: frozenset = frozenset()  # items of the returned tuple that carry a flag (tr::ret_weak_bits)
+    flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
+    weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min call -> "max"/"min": the argument picked, flag and all
+
+
+def weakness_only(ops, recorded, op) -> bool:
+    """The same computation, giving a Python float where the compiled
+    operation gives an np.float64 of the same value (+, -, * round alike in
+    CPython and NumPy, and raise nothing)."""
+    return op in ("+", "-", "*") and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
+        and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
+        and T.Scalar(ops.compute).kind in "fc"
+
+
+def semantics_by_flags(ops, recorded, op, a, b) -> bool:
+    """/, //, %, ** of two Python floats follow CPython (ZeroDivisionError,
+    OverflowError), of an np.float64 NumPy (inf, nan): the same computation
+    type either way, so compiled code picks the rules by the operands' flags."""
+    return ops is not None and op in ("/", "//", "%", "**") and a.weak and b.weak \
+        and isinstance(ops.result, T.Scalar) and isinstance(recorded.result, T.Scalar) \
+        and ops.compute == recorded.compute and ops.result.dtype == recorded.result.dtype \
+        and T.Scalar(ops.compute).kind == "f" and not recorded.python_semantics
+
+
+def differs(a, b) -> bool:
+    """Whether values of types a and b can be told apart by a Python program
+    (other differences, such as array layouts, are representation only)."""
+    if (a == T.ANY) != (b == T.ANY):
+        return True  # a Python object of any type beside a typed value
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        return a != b
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+        return any(differs(x, y) for x, y in zip(a.items, b.items))
+    return False
+
+
+def weak_only(types, joined) -> bool:
+    """Values that differ from `joined` only in being Python numbers of the
+    same dtype (a flag tells them apart without losing a bit)."""
+    return isinstance(joined, T.Scalar) and not joined.weak and all(
+        isinstance(t, T.Scalar) and t.dtype == joined.dtype for t in types)
+
+
+def what(parent, node) -> str:
+    if isinstance(parent, h.Return):
+        return "the return"
+    if isinstance(parent, h.Call):
+        return "the call"
+    if isinstance(parent, h.Subscript):
+        return "the subscript"
+    if isinstance(parent, h.Assign):
+        return "the assignment"
+    return f"the {type(parent).__name__.lower()}"
+
+
+def pure(node) -> bool:
+    """An expression evaluated twice gives the same value and does nothing else."""
+    if isinstance(node, (h.Name, h.Const)):
+        return True
+    if isinstance(node, h.BinOp):
+        return pure(node.left) and pure(node.right)
+    if isinstance(node, h.UnaryOp):
+        return pure(node.operand)
+    if isinstance(node, h.Subscript):
+        return pure(node.value) and all(pure(i) for i in node.index)
+    if isinstance(node, h.Call):
+        return isinstance(node.func, h.Name) and node.func.id == "abs" and all(pure(a) for a in node.args)
+    return False
+
+
+def names(node):
+    if isinstance(node, h.Name):
+        yield node
+    elif isinstance(node, h.Node):
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if isinstance(child, h.Node) and f.name != "loc":
+                    yield from names(child)
+
+
+def statements(stmts):
+    for s in stmts:
+        yield s
+        for sub in ("body", "orelse"):
+            yield from statements(getattr(s, sub, ()))
+
+
+def returns(stmts):
+    return (s for s in statements(stmts) if isinstance(s, h.Return))
+
+
+def link(node, parent: dict) -> None:
+    for f in dataclasses.fields(node):
+        if f.name in ("loc", "body", "orelse"):
+            continue
+        value = getattr(node, f.name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if isinstance(child, h.Node):
+                parent[child] = node
+                link(child, parent)
