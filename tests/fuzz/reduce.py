@@ -9,38 +9,20 @@ Prints the smallest program found. Each try is one compile (~1 s).
 from __future__ import annotations
 
 import ast
-import copy
 import importlib.util
 import math
 import os
 import sys
 import tempfile
-import warnings
 
 import numpy as np
 
 from transpile import jit
 
 from .compare import COMPILE, EXCEPTION, compare
-from .worker import is_compile_error
+from .worker import is_compile_error, rejected_by_gxx, run
 
 HEADER = "import heapq\nimport math\n\nimport numpy as np\n\n"
-
-
-def _outcome(fn, args, module, globals_init):
-    """The call's outcome, and whether g++ rejected the generated code (the dispatcher then runs
-    the function in CPython and only warns)."""
-    for name, value in globals_init.items():
-        setattr(module, name, value)
-    args = copy.deepcopy(args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = ("value", fn(*args))
-        except Exception as exc:  # noqa: BLE001 - part of the behaviour
-            result = ("raise", exc)
-    rejected = any("failed to compile" in str(w.message) for w in caught)
-    return result + (args, {n: getattr(module, n) for n in globals_init}), rejected
 
 
 def signature_of(source: str, name: str, args: tuple, globals_init: dict, level: str, workdir: str, tag: str):
@@ -57,9 +39,9 @@ def signature_of(source: str, name: str, args: tuple, globals_init: dict, level:
     except Exception:  # noqa: BLE001 - a deletion that broke the program
         return None
     fn = getattr(module, name)
-    expected, _ = _outcome(fn, args, module, globals_init)
-    got, rejected = _outcome(jit(fn, jit_level=level), args, module, globals_init)
-    if rejected:
+    expected, _ = run(fn, args, module, globals_init)
+    got, messages = run(jit(fn, jit_level=level), args, module, globals_init)
+    if rejected_by_gxx(messages):
         return COMPILE, "g++"
     found = compare(got, expected, False, is_compile_error)
     if found is None:

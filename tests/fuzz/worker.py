@@ -53,10 +53,13 @@ def source_repr(value) -> str:
     return repr(value)
 
 
-def run(fn, args: tuple, module, program: gen.Program, who: str):
-    """One call on a deep copy of the arguments, with the module's globals reset first."""
-    print(json.dumps({"call": who}), flush=True)  # so a hang or a crash names the side it happened on
-    for name, init in program.globals.items():
+def run(fn, args: tuple, module, globals_init: dict, who: str | None = None):
+    """One call on a deep copy of the arguments, with the module's globals reset first:
+    (outcome, [(warning category, message)]). `who` is announced first (so a hang or a
+    crash names the side it happened on)."""
+    if who:
+        print(json.dumps({"call": who}), flush=True)
+    for name, init in globals_init.items():
         setattr(module, name, init)
     args = copy.deepcopy(args)
     with warnings.catch_warnings(record=True) as caught:
@@ -65,8 +68,14 @@ def run(fn, args: tuple, module, program: gen.Program, who: str):
             outcome = ("value", fn(*args))
         except Exception as exc:  # noqa: BLE001 - every exception is part of the behaviour
             outcome = ("raise", exc)
-    after = {name: getattr(module, name) for name in program.globals}
+    after = {name: getattr(module, name) for name in globals_init}
     return outcome + (args, after), [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def rejected_by_gxx(messages: list) -> str | None:
+    """The warning saying g++ rejected the generated code (the dispatcher then runs the function
+    in CPython, so only the warning tells)."""
+    return next((m for c, m in messages if c == "TranspileFallbackWarning" and "failed to compile" in m), None)
 
 
 def check_program(program: gen.Program, module, inputs: list, levels: list) -> dict:
@@ -75,20 +84,19 @@ def check_program(program: gen.Program, module, inputs: list, levels: list) -> d
     jitted = {level: jit(py, jit_level=level) for level in levels}
     findings, skipped, compared, fell_back = [], {"Int64Overflow": 0, "ComplexResult": 0}, 0, ""
     for n, args in enumerate(inputs):
-        guard, _ = run(checked, args, module, program, "python")
+        guard, _ = run(checked, args, module, program.globals, "python")
         if guard[0] == "raise" and type(guard[1]).__name__ in ("Int64Overflow", "ComplexResult"):
             skipped[type(guard[1]).__name__] += 1
             continue
         compared += 1
-        expected, _ = run(py, args, module, program, "python")
+        expected, _ = run(py, args, module, program.globals, "python")
         results = {}
         for level in levels:
-            results[level], messages = run(jitted[level], args, module, program, level)
+            results[level], messages = run(jitted[level], args, module, program.globals, level)
             fell_back = fell_back or _fallback_kind(jitted[level])
-            for category, message in messages:
-                if category == "TranspileFallbackWarning" and "failed to compile" in message:  # g++ rejected the generated code: run in CPython instead
-                    findings.append(_finding(COMPILE, f"py-{level}", n, args, expected, results[level],
-                                             message[:400]))
+            rejected = rejected_by_gxx(messages)
+            if rejected:
+                findings.append(_finding(COMPILE, f"py-{level}", n, args, expected, results[level], rejected[:400]))
             found = compare(results[level], expected, exact=False, is_compile_error=is_compile_error)
             if found:
                 findings.append(_finding(found[0], f"py-{level}", n, args, expected, results[level], found[1]))
