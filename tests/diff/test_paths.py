@@ -315,3 +315,34 @@ def parallel_total(a):
 @pytest.mark.parametrize("n", [0, 1, 100000])
 def test_a_prange_reduction_keeps_cpythons_type(check, n):
     check(parallel_total, np.arange(float(n)))
+
+
+def derivative_pair(coeffs, x):
+    p = 0.0
+    dp = 0.0
+    for c in coeffs:
+        dp = dp * x + p
+        p = p * x + c
+    return p, dp
+
+
+@jit
+def newton(coeffs, x0, tol=1e-12, max_iter=50):
+    x = x0                   # a Python float, then an np.float64 after the first step
+    for _ in range(max_iter):
+        p, dp = derivative_pair(coeffs, x)   # runs the specialization for x's type on this path
+        if dp == 0:
+            raise ZeroDivisionError("zero derivative")
+        step = p / dp        # CPython's division rules for two Python floats, NumPy's otherwise
+        x -= step
+        if abs(step) < tol:
+            return x
+    raise RuntimeError("Newton's method did not converge")
+
+
+@pytest.mark.parametrize("args", [
+    (np.array([1.0, 0.0, -2.0, -5.0]), 2.0), (np.array([1.0, 0.0, -2.0, -5.0]), np.float64(2.0)),
+    (np.zeros(0), 1.0), (np.array([1.0, 0.0, 1.0]), 0.5), (np.array([1.0, -1.0]), 3.0),
+])
+def test_a_call_runs_the_specialization_for_its_arguments_type(check, args):
+    check(newton, *args)

@@ -454,7 +454,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             if dynamic and isinstance(s.value, h.Call) and s.value not in self.tf.path_types.weak_calls:
                 # the callee's flag, read right after the call
                 value = CExpr(self.hoist(value.code))
-                weak = self.hoist("tr::ret_weak()")
+                weak = self.hoist(self.call_flag(s.value, lambda f: "tr::ret_weak()" if f.weak_returns
+                                                 else ("true" if f.return_type.weak else "false")))
             elif dynamic:
                 weak = self.hoist(self.weak_code(s.value))
             self.assign_name(s.targets[0].id, value, vt, weak)
@@ -470,7 +471,9 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             bits = self.hoist("tr::ret_weak_bits()")
             for i, (sub, it) in enumerate(zip(s.targets[0].elts, vt.items)):
                 if sub in dynamic:
-                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, f"((({bits}) >> {i}) & 1)")
+                    weak = self.call_flag(s.value, lambda f, i=i: f"((({bits}) >> {i}) & 1)" if f.path_types and i in
+                                          f.path_types.weak_items else ("true" if f.return_type.items[i].weak else "false"))
+                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, weak)
                 else:
                     self.assign_target(sub, CExpr(f"std::get<{i}>({src})"), it)
             return
@@ -498,6 +501,26 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         if self.tf.path_types and name in self.tf.path_types.tagged and not self.kernel:
             self.emit(f"{self.weak_flag_of(name)} = {weak or ('true' if vt.weak else 'false')};")
 
+    def call_flag(self, call, flag_of) -> str:
+        """Whether the result of a compiled call is a Python number: flag_of(callee)
+        for the callee that ran (per-path typing may pick one by an argument's flag)."""
+        main = self.program.functions[self.tf.calls[call][1]]
+        if call not in self.tf.path_types.dispatch:
+            return flag_of(main)
+        arg, alt_key = self.tf.path_types.dispatch[call]
+        return f"({self.weak_code(arg)} ? {flag_of(self.program.functions[alt_key])} : {flag_of(main)})"
+
+    def x_Call(self, node: h.Call) -> CExpr:
+        dispatch = self.tf.path_types.dispatch if self.tf.path_types else {}
+        if node not in dispatch:
+            return super().x_Call(node)
+        # one specialization per type of the argument that is a Python float or an np.float64 by path
+        arg, alt_key = dispatch[node]
+        main = self.program.functions[self.tf.calls[node][1]]
+        code = super().x_Call(node).code
+        alt = code.replace(f"{main.cxx_name}(", f"{self.program.functions[alt_key].cxx_name}(", 1)
+        return CExpr(f"({self.weak_code(arg)} ? {alt} : {code})")
+
     def x_BinOp(self, node: h.BinOp) -> CExpr:
         flag_ops = self.tf.path_types.flag_ops if self.tf.path_types else {}
         if node not in flag_ops:
@@ -519,6 +542,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             return f"({self.weak_code(node.left)} && {self.weak_code(node.right)})"
         if isinstance(node, h.Compare) and node in path_types.weak_exprs:  # bool, or np.bool_ if either is NumPy's
             return f"({self.weak_code(node.left)} && {self.weak_code(node.comparators[0])})"
+        if isinstance(node, h.Call) and path_types.weak_calls.get(node) == "abs":  # the argument's own type
+            return self.weak_code(node.args[0])
         if isinstance(node, h.Call) and node in path_types.weak_calls:  # max/min return the argument they pick
             a, b = node.args
             op = ">" if path_types.weak_calls[node] == "max" else "<"  # the first unless the second is beyond it

@@ -20,7 +20,8 @@ class PathTypes:
     boxes_returns: bool  # return sites give different types: each boxes its own value (T.ANY result)
     weak_items: frozenset = frozenset()  # items of the returned tuple that carry a flag (tr::ret_weak_bits)
     flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
-    weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min call -> "max"/"min": the argument picked, flag and all
+    weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min/abs call -> its name: an argument's flag
+    dispatch: dict = dataclasses.field(default_factory=dict)  # call -> (argument, callee key for its other type)
 
 
 def weakness_only(ops, recorded, op) -> bool:
@@ -52,6 +53,16 @@ def differs(a, b) -> bool:
     if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
         return any(differs(x, y) for x, y in zip(a.items, b.items))
     return False
+
+
+def same_storage(a, b) -> bool:
+    """Types whose values have one C++ representation (they differ at most in
+    being Python numbers or NumPy scalars of one dtype)."""
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        return a.dtype == b.dtype
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple):
+        return len(a.items) == len(b.items) and all(same_storage(x, y) for x, y in zip(a.items, b.items))
+    return a == b
 
 
 def weak_only(types, joined) -> bool:

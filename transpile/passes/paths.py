@@ -30,12 +30,12 @@ running in CPython.
 """
 from __future__ import annotations
 
-from ..diagnostics import PathTypeConflict
+from ..diagnostics import FunctionNotCompilable, PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
 from . import promote, reaching
-from .path_rules import (PathTypes, differs, link, pure, returns, semantics_by_flags, statements, weak_only,
-                         weakness_only, what)
+from .path_rules import (PathTypes, differs, link, pure, returns, same_storage, semantics_by_flags, statements,
+                         weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 EXACT_INT_IN_FLOAT = 2 ** 53
@@ -51,6 +51,7 @@ class _Checker:
         self.reach = reaching.analyse(typer.fn, typer.locals, self.tf.fallbacks,
                                       typer.global_value("range") is range)
         self.dynamic: dict = {}  # grows until it settles (check)
+        self.dispatch: dict = {}  # call -> (argument, key of the callee for its other type): grows likewise
         self.reset()
 
     def reset(self):
@@ -113,23 +114,69 @@ class _Checker:
         self.possible[node] = result
         return result
 
-    def weak_callee(self, node):
-        """The compiled callee of a call whose result is a Python number or a
-        NumPy scalar by path (its flag is read right after the call)."""
-        call = self.tf.calls.get(node)
-        if not (isinstance(call, tuple) and call and call[0] == "jit"):
-            return None
-        callee = self.typer.program.functions.get(call[1])
-        return callee if callee is not None and callee.weak_returns else None
-
-    def tuple_callee(self, node):
-        """The compiled callee of a call returning a tuple some of whose items
-        carry a flag (tr::ret_weak_bits)."""
+    def callees(self, node) -> list:
+        """The compiled functions a call may run: [(argument or None, callee)],
+        the first whose argument is a Python number (or None) is the one."""
         call = self.tf.calls.get(node) if isinstance(node, h.Call) else None
         if not (isinstance(call, tuple) and call and call[0] == "jit"):
+            return []
+        functions = self.typer.program.functions
+        main = functions.get(call[1])
+        if main is None:
+            return []
+        if node in self.dispatch:
+            arg, alt_key = self.dispatch[node]
+            return [(arg, functions[alt_key]), (None, main)]
+        return [(None, main)]
+
+    def weak_callee(self, node):
+        """The callee of a call whose scalar result is a Python number or a
+        NumPy scalar by path (read right after the call: tr::ret_weak)."""
+        found = self.callees(node)
+        if not found or not isinstance(found[-1][1].return_type, T.Scalar):
             return None
-        callee = self.typer.program.functions.get(call[1])
-        return callee if callee is not None and callee.path_types and callee.path_types.weak_items else None
+        static = {f.return_type.weak for _, f in found}
+        return found[-1][1] if len(static) > 1 or any(f.weak_returns for _, f in found) else None
+
+    def flagged_items(self, node) -> frozenset:
+        """Items of a call's tuple result whose type is known at run time only."""
+        found = self.callees(node)
+        if not found or not isinstance(found[-1][1].return_type, T.Tuple):
+            return frozenset()
+        items = set()
+        for i, t in enumerate(found[-1][1].return_type.items):
+            static = {isinstance(f.return_type.items[i], T.Scalar) and f.return_type.items[i].weak for _, f in found}
+            if len(static) > 1 or any(f.path_types and i in f.path_types.weak_items for _, f in found):
+                items.add(i)
+        return frozenset(items)
+
+    def dispatched(self, node, parent) -> bool:
+        """A Python float or an np.float64 by path passed to a compiled
+        function: each type gets its own specialization, and the call runs the
+        one for the type the argument has (tr::weak flag)."""
+        if parent in self.dispatch:
+            return self.dispatch[parent][0] is node
+        call = self.tf.calls.get(parent) if isinstance(parent, h.Call) else None
+        if not (isinstance(call, tuple) and call and call[0] == "jit" and node in parent.args):
+            return False
+        (pyfunc, arg_types), sources = call[1], call[2]
+        static = self.tf.types.get(node)
+        if not weak_only(self.types_of(node), static) or ("pos", parent.args.index(node)) not in sources:
+            return False
+        j = sources.index(("pos", parent.args.index(node)))
+        alt_types = arg_types[:j] + (T.Scalar(arg_types[j].dtype, weak=not arg_types[j].weak),) + arg_types[j + 1:]
+        try:
+            alt = self.typer.program.specialize(pyfunc, alt_types, tuple(w for kind, w in sources if kind == "outer"))
+        except (FunctionNotCompilable, TypingError):
+            return False
+        main = self.typer.program.functions.get((pyfunc, arg_types))
+        if alt is None or main is None or not same_storage(alt.return_type, main.return_type) \
+                or alt.return_type == T.ANY:
+            return False
+        self.dispatch[parent] = (node, (pyfunc, alt_types))
+        self.possible.pop(parent, None)
+        self.grew = True
+        return True
 
     # ---- uses ------------------------------------------------------------
 
@@ -186,7 +233,7 @@ class _Checker:
         for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types; calls
             if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.types_of(node) is not None:
                 self.consumer(node, node)
-            elif self.tuple_callee(node) is not None:
+            elif self.flagged_items(node):
                 self.unpacked(node)
         for s, reads in self.reach.fallback_reads.items():
             for name, defs in reads.items():
@@ -230,6 +277,9 @@ class _Checker:
             return
         if self.same_value_use(node, parent):
             return
+        if self.dispatched(node, parent):
+            self.flag_reads.add(node)  # the call reads the argument's flag
+            return
         if self.picked_argument(node, parent):
             self.possible[parent] = {self.tf.types[parent], T.Scalar(self.tf.types[parent].dtype, weak=True)}
             self.weak_calls[parent] = self.typer.const(parent.func).__name__
@@ -243,7 +293,8 @@ class _Checker:
             self.boxes_returns = True  # boxed with the flag computed from its operands
             self.flag_reads.add(node)  # the return reads its flag
             return
-        if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None:
+        if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None \
+                and node not in self.dispatch:
             return  # the callee's flag is this function's (passes/returns.py)
         if isinstance(parent, (h.BoolOp, h.IfExp)):
             return self.consumer(parent, origin)
@@ -292,8 +343,9 @@ class _Checker:
     def picked_argument(self, node, parent) -> bool:
         """max(a, b) / min(a, b) of numbers of one dtype, Python's or NumPy's by
         path: the result is one of the arguments, with its own type."""
-        if not (isinstance(parent, h.Call) and node in parent.args and len(parent.args) == 2 and not parent.keywords
-                and self.typer.const(parent.func) in (max, min)):
+        fn = self.typer.const(parent.func) if isinstance(parent, h.Call) else None
+        if not (isinstance(parent, h.Call) and node in parent.args and not parent.keywords and (
+                len(parent.args) == 2 and fn in (max, min) or len(parent.args) == 1 and fn is abs)):
             return False
         result = self.tf.types.get(parent)
         return all(weak_only(self.types_of(a) or {self.tf.types.get(a)}, result) for a in parent.args)
@@ -350,7 +402,8 @@ class _Checker:
                                               f"the '{op}' operation", where)
         if weak_results:
             for n in (left, right):
-                if isinstance(n, h.Call) and self.types_of(n) is not None:  # its flag is read only where assigned
+                if isinstance(n, h.Call) and n not in self.weak_calls and self.types_of(n) is not None:
+                    # a compiled callee's flag is read only where its result is assigned
                     raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                               f"the '{op}' operation on a call's result", where)
             if where in self.flag_ops:  # the rules themselves depend on the operands' flags
@@ -366,7 +419,7 @@ class _Checker:
         """`p, dp = f(...)` where items of f's result carry flags: the
         variables take them (their uses are checked like any other)."""
         parent = self.parent.get(call)
-        items = self.tuple_callee(call).path_types.weak_items
+        items = self.flagged_items(call)
         if not (isinstance(parent, h.Assign) and parent.value is call and len(parent.targets) == 1
                 and isinstance(parent.targets[0], h.TupleExpr)
                 and all(isinstance(e, h.Name) for i, e in enumerate(parent.targets[0].elts) if i in items)):
@@ -436,4 +489,4 @@ def analyse(typer) -> PathTypes:
     checker.check()
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
                      checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
-                     checker.flag_ops, checker.weak_calls)
+                     checker.flag_ops, checker.weak_calls, checker.dispatch)
