@@ -134,7 +134,8 @@ def fallbacks(a, k):
     c = max(a, key=lambda v: hash(v) % 7)  # a key whose body does not compile
     s += c
     g = lambda v, w=2: v * w  # noqa: E731  (default arguments)
-    s += g(1.0)
+    t = g(1.0)  # (a Python object from fallback code: typed where it meets s)
+    s += t
     return s
 
 

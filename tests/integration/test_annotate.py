@@ -47,7 +47,7 @@ SOURCE = textwrap.dedent('''\
     def mixed(x: float64[:]):
         z = np.zeros(3)
         z = x.sum()
-        return z
+        return x
 
 
     @jit

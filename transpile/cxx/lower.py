@@ -482,8 +482,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
 
     def assign_name(self, name, value: CExpr, vt, weak: str | None = None):
         dst_t = self.tf.var_types[name]
-        alts = self.tf.path_types.boxed.get(name) if self.tf.path_types else None
-        if alts:  # the value is kept in the slot of its own type too (passes/paths.py)
+        alts = self.tf.path_types.boxed.get(name) if self.tf.path_types and not self.kernel else None
+        if alts:  # the value is kept in the slot of its own type too (passes/paths.py; kernels: lower_parallel)
             kind = alts.index(vt) if vt in alts else -1
             if kind >= 0:
                 slot = alt_slot(self.var(name), kind)

@@ -23,6 +23,7 @@ from ..diagnostics import PathTypeConflict
 from ..hir import nodes as h
 from ..hir import types as T
 from .model import CExpr, Line
+from .names import kind_slot
 from .types import ctype
 
 HEADER = "transpile_rt/backend/parallel.hpp"
@@ -100,7 +101,13 @@ def _reduced_weak_flags(fl, s: h.For, info, start, stop, step) -> None:
     (passes/paths.py): after an iteration it has the type its updates give,
     the same in every iteration (the kernel itself keeps no flag)."""
     path_types = fl.tf.path_types
+    ran = f"({step} > 0 ? {start} < {stop} : {start} > {stop})"
     for n in sorted(info.reductions):
+        if path_types and n in path_types.boxed:  # int-or-float by path: the updates give the variable's type
+            if any(fl.tf.ops[u].result != fl.tf.var_types[n] for u in _updates(s.body, n)):
+                raise PathTypeConflict(f"'{n}' holds another type than its updates give after this prange loop",
+                                       s.loc, "give the variable one type on every path (e.g. 0.0, not 0)")
+            fl.emit(f"if ({ran}) {kind_slot(fl.var(n))} = -1;")
         if not path_types or n not in path_types.tagged:
             continue
         updates = list(_updates(s.body, n))
@@ -108,7 +115,6 @@ def _reduced_weak_flags(fl, s: h.For, info, start, stop, step) -> None:
         if len(weak) != 1 or any(u.target in path_types.dynamic for u in updates):
             raise PathTypeConflict(f"'{n}' is a Python number after some updates of this prange loop and a NumPy "
                                    "scalar after others", s.loc, "give the updates one type")
-        ran = f"({step} > 0 ? {start} < {stop} : {start} > {stop})"
         fl.emit(f"if ({ran}) {fl.weak_flag_of(n)} = {fl.weak_flag_of(n)} && {'true' if weak.pop() else 'false'};")
 
 
