@@ -22,6 +22,7 @@ int64_t collatz_0(int64_t n);
 // collatz(n: int) -> int    [golden_funcs.py:31]
 int64_t collatz_0(int64_t n) {
     int64_t steps{};
+    unsigned tr_polls = 0;
     // golden_funcs.py:32  steps = 0
     tr::current_line() = 32;
     steps = 0;

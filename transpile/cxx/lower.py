@@ -313,6 +313,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             locals_.append(f"int {kind_slot(self.var(n))} = -1;")
             locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{}};" for i, t in enumerate(alts)]
         locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
+        if _polls(self.fn.body):  # iterations since Ctrl-C was last looked for (interrupt.hpp)
+            locals_.append("unsigned tr_polls = 0;")
         self.dict_headers()
         if tf.cxx_name in self.module.recursive:  # RecursionError rather than a stack overflow
             self.emit("tr::RecursionGuard tr_recursion_guard;")
@@ -811,10 +813,11 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         self.finish_loop(flag, s.orelse)
 
     def poll_interrupt(self, loop) -> None:
-        """Ctrl-C is seen at each iteration of `while` loops and of loops that
-        hold other loops (innermost `for` loops stay vectorizable), on the
-        host only (interrupt.hpp)."""
-        if self.kernel or not (isinstance(loop, h.While) or _holds_loop(loop.body)):
+        """Ctrl-C is looked for in the outermost loops of a function, when
+        they are `while` loops or hold other loops, on the host only
+        (interrupt.hpp): a check in a tight inner loop made it 2-3x slower,
+        and a single `for` loop stays vectorizable."""
+        if self.kernel or len(self.loop_flags) != 1 or not (isinstance(loop, h.While) or _holds_loop(loop.body)):
             return
         self.module.include(INTERRUPT_HEADER)
         self.emit("TR_POLL_INTERRUPT();")
@@ -997,6 +1000,13 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
             return f"tr::range_len({start}, {stop}, {step})", f"({start} + {counter} * {step})"
         length, elem = self.iterable(node, it, counter)
         return length, elem
+
+
+def _polls(stmts) -> bool:
+    """Whether an outermost loop of these statements looks for Ctrl-C (poll_interrupt)."""
+    return any(isinstance(s, h.While) or isinstance(s, h.For) and _holds_loop(s.body) or
+               not isinstance(s, h.For) and (_polls(getattr(s, "body", ())) or _polls(getattr(s, "orelse", ())))
+               for s in stmts)
 
 
 def _holds_loop(stmts) -> bool:
