@@ -702,11 +702,14 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
 
         self.module.include(H_TOPY)
         self.module.needs_host = True
+        def code(node, x):  # an array expression is evaluated before it is boxed
+            return self.ev(x) if isinstance(self.type_of(node), T.Array) else x.code
+
         if isinstance(s.value, h.TupleExpr):
-            items = [self.boxed_value(e, self.expr(e).code) for e in s.value.elts]
+            items = [self.boxed_value(e, code(e, self.expr(e))) for e in s.value.elts]
             self.emit(f"return tr::topy::tuple({', '.join(items)});")
         else:
-            self.emit(f"return {self.boxed_value(s.value, value.code)};")
+            self.emit(f"return {self.boxed_value(s.value, code(s.value, value))};")
 
     def boxed_value(self, node, code: str) -> str:
         """A tr::Object for the value of node with the type it has on this

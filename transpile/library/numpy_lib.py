@@ -623,9 +623,14 @@ def _scalar_ctor(dtype):
         elem = ls.lower.elem(dtype)
         if not ls.args:
             return CExpr(f"{elem}()")
+        src = ls.arg_types[0]
+        if np.dtype(dtype).kind in "iu" and src.weak and src.kind in "iuf":
+            # a Python int or float converts as int() would, and must fit (NumPy's OverflowError/ValueError);
+            # NumPy scalars are cast
+            return CExpr(f"tr::py_store<{elem}>({ls.args[0].code}, \"{dtype}\")")
         return CExpr(f"tr::cast<{elem}>({ls.args[0].code})")
 
-    return Entry(f"numpy.{dtype}", infer, lower, ())
+    return Entry(f"numpy.{dtype}", infer, lower, ("transpile_rt/numpy/setitem.hpp",))
 
 
 for _d in T.DTYPES:

@@ -104,6 +104,14 @@ class _Checker:
         elif isinstance(node, h.Call) and self.weak_callee(node) is not None:
             joined = self.weak_callee(node).return_type  # the callee's flag says which (tr::ret_weak)
             result = {joined, T.Scalar(joined.dtype, weak=True)}
+        elif isinstance(node, h.Call) and self.typer.const(node.func) in (max, min) and len(node.args) >= 2 \
+                and not node.keywords:
+            found = set()  # max(3, 2.5) is 3, an int: the argument picked keeps its type
+            for a in node.args:
+                found |= self.types_of(a) or ({self.tf.types[a]} if a in self.tf.types else set())
+            if all(isinstance(t, T.Scalar) for t in found) and any(differs(t, static) for t in found) \
+                    and not weak_only(found, static):
+                result = found
         elif isinstance(node, (h.BoolOp, h.IfExp)):
             parts = node.values if isinstance(node, h.BoolOp) else (node.body, node.orelse)
             found = set()
