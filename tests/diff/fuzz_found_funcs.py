@@ -18,4 +18,4 @@ def max_then_arithmetic(x):
 
 
 def integer_constructors(v):
-    return np.int64(v), np.int32(v * 0.5)   # a Python float converts as int() does, and must fit
+    return np.int64(v), np.int32(v * 0.5), np.int32(5), np.uint8(-0.5)   # as int() converts, and must fit

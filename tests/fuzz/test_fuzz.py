@@ -15,15 +15,9 @@ import pytest
 from . import compare, gen, runner
 
 DISABLED = {
-    "retype": "a variable holding values of different types on different paths is widened "
-              "(int -> float at a join) or its fallback value fails to convert",
     "partial_vars": "a variable assigned on some paths only is read without UnboundLocalError",
-    "mixed_minmax": "min()/max() of an int and a float return the widened type, not the operand",
     "big_ints": "a Python int beyond int32 meeting an int32 (store, operator, np.int32(...)) wraps "
                 "where NumPy 2 raises OverflowError",
-    "early_return": "at O1, when one return runs as Python (or returns differ in shape), the compiled "
-                    "returns box their values for Python and an unevaluated array expression (w + a) "
-                    "reaches tr::box: g++ rejects the module (the function then runs in CPython)",
 }
 CI_FEATURES = gen.FEATURES - frozenset(DISABLED)
 

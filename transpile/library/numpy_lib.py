@@ -627,7 +627,8 @@ def _scalar_ctor(dtype):
         if np.dtype(dtype).kind in "iu" and src.weak and src.kind in "iuf":
             # a Python int or float converts as int() would, and must fit (NumPy's OverflowError/ValueError);
             # NumPy scalars are cast
-            return CExpr(f"tr::py_store<{elem}>({ls.args[0].code}, \"{dtype}\")")
+            value = f"{'double' if src.kind == 'f' else 'int64_t'}({ls.args[0].code})"  # a literal is a C++ int
+            return CExpr(f"tr::py_store<{elem}>({value}, \"{dtype}\")")
         return CExpr(f"tr::cast<{elem}>({ls.args[0].code})")
 
     return Entry(f"numpy.{dtype}", infer, lower, ("transpile_rt/numpy/setitem.hpp",))
