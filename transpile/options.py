@@ -45,7 +45,12 @@ class Options:
 # "afn" (approximate functions) has no GCC option: not using a permission is
 # always correct.
 FASTMATH_FLAGS = {
-    "fast": ("-ffast-math", "-ffp-contract=fast"),
+    # -ffast-math spelled out: given to the link, -ffast-math (or -funsafe-math-optimizations) links
+    # crtfastmath.o, which sets flush-to-zero for the whole process when the library loads (NumPy's
+    # and every other module's denormals would become 0)
+    "fast": ("-fno-math-errno", "-fno-signed-zeros", "-fno-trapping-math", "-fassociative-math",
+             "-freciprocal-math", "-ffinite-math-only", "-fno-rounding-math", "-fno-signaling-nans",
+             "-fcx-limited-range", "-ffp-contract=fast"),
     "contract": ("-ffp-contract=fast",),
     "reassoc": ("-fassociative-math", "-fno-signed-zeros", "-fno-trapping-math"),
     "nsz": ("-fno-signed-zeros",),
