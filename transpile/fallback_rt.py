@@ -125,7 +125,12 @@ def make_region(spec: dict, root_func):
             value = ast.Call(ast.Name(f"__tr_conv{len(converters) - 1}", ast.Load()), [value], [])
         results.append(value)
     body.append(ast.Return(ast.Tuple(results, ast.Load())))
-    inner = _function(spec["name"], spec["ins"], body)
+    # a variable compiled code may not have assigned: deleted first, so reading it raises
+    # CPython's UnboundLocalError, and only if the statement reads it
+    unbound = spec.get("unbound", [])
+    checks = [ast.If(ast.UnaryOp(ast.Not(), ast.Name(f"__tr_bound_{n}", ast.Load())),
+                     [ast.Delete([ast.Name(n, ast.Del())])], []) for n in unbound]
+    inner = _function(spec["name"], list(spec["ins"]) + [f"__tr_bound_{n}" for n in unbound], checks + body)
     outer = _function("__tr_make_region", [f"__tr_conv{i}" for i in range(len(converters))],
                       [inner, ast.Return(ast.Name(spec["name"], ast.Load()))])
     module = ast.Module(body=[outer], type_ignores=[])

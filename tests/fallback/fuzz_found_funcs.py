@@ -20,3 +20,18 @@ def stale_coerce(a0, a1, a2, x3):   # fuzz seed 11, program 9
     v5 = ((False ** 2) + x3[-1])         # Any (runs as Python) in an early typing pass ...
     v5 = ((0 + a0) / (w2 - v5))          # ... an array once typing settles: no stale float conversion
     return v1, ((a2 * np.float64(0.5)) ** 2)
+
+
+def unbound_read_by_python(x0, x3):   # fuzz seed 505, program 26 (reduced)
+    if x3 > 100:
+        v1 = x3 - 5
+    if x3 != 0:
+        v2 = (v1 // np.int32(5)) + 3000000000   # runs as Python (a Python int beyond int64 arithmetic)
+    return v2,
+
+
+def unbound_not_read_on_this_path(c, x3):
+    if x3 > 100:
+        v1 = x3 - 5
+    v2 = sorted([v1, 2]) if c else [x3]   # runs as Python; reads v1 only when c
+    return len(v2)

@@ -34,3 +34,17 @@ def test_a_value_typed_only_in_a_later_pass_is_not_converted_to_float(i3_len):
         for g, e in zip(got, expected):
             np.testing.assert_array_equal(g, e)
             assert g.dtype == e.dtype
+
+
+@pytest.mark.parametrize("fn, args", [
+    (funcs.unbound_read_by_python, (0.0, 12)), (funcs.unbound_read_by_python, (0.0, 120)),
+    (funcs.unbound_not_read_on_this_path, (False, 12)), (funcs.unbound_not_read_on_this_path, (True, 12)),
+    (funcs.unbound_not_read_on_this_path, (True, 120)),
+])
+def test_a_statement_running_as_python_reads_an_unassigned_variable(fn, args):
+    """CPython's UnboundLocalError, raised by the statement itself, and only on
+    the path where it reads the variable."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = outcome(jit(fn), args)
+    assert got == outcome(fn, args) or (got is outcome(fn, args))

@@ -391,6 +391,10 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
                 boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
                 continue
             boxes.append(f"tr::box({self.var(n)}{weak})")
+        # inputs that may be unassigned: the region deletes them first, so Python raises
+        # UnboundLocalError if (and where) the statement reads one (passes/unbound.py)
+        unbound = sorted({n for info in infos for s_, n in self.unbound.region_reads if s_ is info.stmt} & set(ins))
+        boxes += [f"tr::box({bound_flag(self.var(n))}, true)" for n in unbound]
         targets = [self.var(n) for n in outs]
         ret = None
         if returns:
@@ -416,6 +420,7 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
                            for i in infos],
             "returns": [i.stmt.loc.line for i in infos if i.returns],
             "ins": ins,
+            "unbound": unbound,  # each followed in the inputs by whether it is assigned
             "outs": [[n, str(var_types[n]), str(self.declared(infos, n))] for n in outs]
             + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared)]] if returns else []),
         })

@@ -201,9 +201,22 @@ class ExprLowerer:
             return CExpr("true" if same == (op == "is") else "false")
         return self.binop(op, ops, a, at, b, bt)
 
+    def lazily(self, lower) -> str:
+        """C++ for an operand Python may not evaluate (a branch of `x if c
+        else y`, the operands of `and`/`or` after the first): what lowering
+        it would hoist before the statement (a sorted() copy, an unbound
+        check) runs only when the operand does."""
+        saved, self.pre = self.pre, []
+        try:
+            code = lower()
+        finally:
+            pre, self.pre = self.pre, saved
+        return f"([&]() {{ {' '.join(pre)} return {code}; }}())" if pre else code
+
     def x_BoolOp(self, node: h.BoolOp) -> CExpr:
         rt = self.type_of(node)
-        values = [self.expr(v) for v in node.values]
+        values = [self.expr(node.values[0])] + [CExpr(self.lazily(lambda v=v: self.expr(v).code))
+                                                for v in node.values[1:]]
         if rt == T.BOOL or rt == T.Scalar("bool"):
             joiner = " && " if node.op == "and" else " || "
             return CExpr("(" + joiner.join(f"tr::truthy({v.code})" for v in values) + ")")
@@ -217,8 +230,8 @@ class ExprLowerer:
     def x_IfExp(self, node: h.IfExp) -> CExpr:
         rt = self.type_of(node)
         test = self.expr(node.test)
-        body = self.convert(self.expr(node.body), self.type_of(node.body), rt)
-        orelse = self.convert(self.expr(node.orelse), self.type_of(node.orelse), rt)
+        body = self.lazily(lambda: self.convert(self.expr(node.body), self.type_of(node.body), rt))
+        orelse = self.lazily(lambda: self.convert(self.expr(node.orelse), self.type_of(node.orelse), rt))
         return CExpr(f"(tr::truthy({test.code}) ? {body} : {orelse})")
 
     def x_TupleExpr(self, node: h.TupleExpr) -> CExpr:

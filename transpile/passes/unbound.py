@@ -16,9 +16,12 @@ from . import reaching
 class Unbound:
     reads: frozenset  # h.Name reads that may find the variable unassigned
     names: frozenset  # the variables those reads name (each gets a flag)
+    region_reads: frozenset = frozenset()  # (statement running as Python, name): the region is told whether it is bound
 
 
 def analyse(fn, local_names, fallbacks) -> Unbound:
     reach = reaching.analyse(fn, local_names, fallbacks)
     reads = frozenset(node for node, defs in reach.uses.items() if reaching.UNDEF in defs)
-    return Unbound(reads, frozenset(node.id for node in reads))
+    region_reads = frozenset((stmt, name) for stmt, inputs in reach.fallback_reads.items()
+                             for name, defs in inputs.items() if reaching.UNDEF in defs)
+    return Unbound(reads, frozenset(node.id for node in reads) | {name for _, name in region_reads}, region_reads)
