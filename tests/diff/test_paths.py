@@ -12,7 +12,11 @@ from transpile.diagnostics import FunctionNotCompilable, TranspileFallbackWarnin
 from transpile import jit as plain_jit
 from transpile import prange
 
+from ..corpus.kernels import _poly_and_derivative as poly_and_derivative  # p, dp: float or np.float64 by path
 from ._support import jit
+from .test_returns import ratio as compiled_ratio
+
+ratio = compiled_ratio.py_func  # a Python float for b == 0, an np.float64 otherwise
 
 
 @jit
@@ -178,26 +182,10 @@ def test_python_float_or_float64_known_at_run_time(check, fn, args):
     check(fn, *args)
 
 
-def ratio(a, b):
-    s = a.sum()
-    if b == 0:
-        return 0.0           # a Python float
-    return s / b             # np.float64
-
-
 @jit
 def ratio_through_a_variable(a, b):
     r = ratio(a, b)          # the callee's flag is read right after the call
     return r
-
-
-def poly_and_derivative(coeffs, x):
-    p = 0.0
-    dp = 0.0
-    for c in coeffs:
-        dp = dp * x + p
-        p = p * x + c
-    return p, dp             # each item a Python float or an np.float64 by path
 
 
 @jit
@@ -317,20 +305,11 @@ def test_a_prange_reduction_keeps_cpythons_type(check, n):
     check(parallel_total, np.arange(float(n)))
 
 
-def derivative_pair(coeffs, x):
-    p = 0.0
-    dp = 0.0
-    for c in coeffs:
-        dp = dp * x + p
-        p = p * x + c
-    return p, dp
-
-
 @jit
 def newton(coeffs, x0, tol=1e-12, max_iter=50):
     x = x0                   # a Python float, then an np.float64 after the first step
     for _ in range(max_iter):
-        p, dp = derivative_pair(coeffs, x)   # runs the specialization for x's type on this path
+        p, dp = poly_and_derivative(coeffs, x)   # runs the specialization for x's type on this path
         if dp == 0:
             raise ZeroDivisionError("zero derivative")
         step = p / dp        # CPython's division rules for two Python floats, NumPy's otherwise
