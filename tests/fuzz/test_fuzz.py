@@ -15,7 +15,6 @@ import pytest
 from . import compare, gen, runner
 
 DISABLED = {
-    "partial_vars": "a variable assigned on some paths only is read without UnboundLocalError",
     "big_ints": "a Python int beyond int32 meeting an int32 (store, operator, np.int32(...)) wraps "
                 "where NumPy 2 raises OverflowError",
 }
