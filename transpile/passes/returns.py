@@ -7,14 +7,7 @@ from __future__ import annotations
 
 from ..hir import nodes as h
 from ..hir import types as T
-
-
-def _returns(stmts):
-    for s in stmts:
-        if isinstance(s, h.Return):
-            yield s
-        for sub in ("body", "orelse"):
-            yield from _returns(getattr(s, sub, ()))
+from .path_rules import returns as _returns
 
 
 def direct_callee(tf, program, value):
