@@ -515,7 +515,8 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         if call not in self.tf.path_types.dispatch:
             return flag_of(main)
         arg, alt_key = self.tf.path_types.dispatch[call]
-        return f"({self.weak_code(arg)} ? {flag_of(self.program.functions[alt_key])} : {flag_of(main)})"
+        alt, flag = flag_of(self.program.functions[alt_key]), flag_of(main)
+        return flag if alt == flag else f"({self.weak_code(arg)} ? {alt} : {flag})"  # the same bit either way
 
     def x_Call(self, node: h.Call) -> CExpr:
         dispatch = self.tf.path_types.dispatch if self.tf.path_types else {}
