@@ -523,11 +523,12 @@ class FunctionLowerer(GlobalsLowering, LambdaLowering, DictLowering, ListLowerin
         if node not in dispatch:
             return super().x_Call(node)
         # one specialization per type of the argument that is a Python float or an np.float64 by path
+        # (the same C++ signature): the call goes to the one for the type the argument has
         arg, alt_key = dispatch[node]
-        main = self.program.functions[self.tf.calls[node][1]]
-        code = super().x_Call(node).code
-        alt = code.replace(f"{main.cxx_name}(", f"{self.program.functions[alt_key].cxx_name}(", 1)
-        return CExpr(f"({self.weak_code(arg)} ? {alt} : {code})")
+        _, key, sources = self.tf.calls[node]
+        target = f"({self.weak_code(arg)} ? {self.program.functions[alt_key].cxx_name} : " \
+                 f"{self.program.functions[key].cxx_name})"
+        return self.call_jit(node, key, sources, target)
 
     def x_BinOp(self, node: h.BinOp) -> CExpr:
         flag_ops = self.tf.path_types.flag_ops if self.tf.path_types else {}

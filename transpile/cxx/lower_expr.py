@@ -344,8 +344,11 @@ class ExprLowerer:
             return in_order(self, [*args, *kwargs.values()], first, lower)
         return lower([*args, *kwargs.values()])
 
-    def call_jit(self, node, key, sources) -> CExpr:
+    def call_jit(self, node, key, sources, target: str | None = None) -> CExpr:
+        """target: C++ naming the function to call, where it is not the callee
+        of `key` alone (one of two specializations picked at run time)."""
         callee = self.program.functions[key]
+        name = target or callee.cxx_name
         pyfunc, arg_types = key
         kw = {k.name: k.value for k in getattr(node, "keywords", ())}
         args = []
@@ -382,8 +385,8 @@ class ExprLowerer:
                 name = self.tmp("a")
                 body.append(f"auto {name} = {args[n]};")
                 args[n] = name
-            return CExpr(f"([&]() {{ {' '.join(body)} return {callee.cxx_name}({', '.join(args)}); }}())")
-        return CExpr(f"{callee.cxx_name}({', '.join(args)})")
+            return CExpr(f"([&]() {{ {' '.join(body)} return {name}({', '.join(args)}); }}())")
+        return CExpr(f"{name}({', '.join(args)})")
 
     # ---- conversions --------------------------------------------------------
 
