@@ -348,7 +348,7 @@ class ExprLowerer:
         """target: C++ naming the function to call, where it is not the callee
         of `key` alone (one of two specializations picked at run time)."""
         callee = self.program.functions[key]
-        name = target or callee.cxx_name
+        function = target or callee.cxx_name
         pyfunc, arg_types = key
         kw = {k.name: k.value for k in getattr(node, "keywords", ())}
         args = []
@@ -385,8 +385,8 @@ class ExprLowerer:
                 name = self.tmp("a")
                 body.append(f"auto {name} = {args[n]};")
                 args[n] = name
-            return CExpr(f"([&]() {{ {' '.join(body)} return {name}({', '.join(args)}); }}())")
-        return CExpr(f"{name}({', '.join(args)})")
+            return CExpr(f"([&]() {{ {' '.join(body)} return {function}({', '.join(args)}); }}())")
+        return CExpr(f"{function}({', '.join(args)})")
 
     # ---- conversions --------------------------------------------------------
 
