@@ -51,7 +51,7 @@ def source(t: T.Instance, options) -> tuple[str, dict]:
     from ..cxx.names import symbol
     from ..cxx.render import render
     from ..cxx.types import ctype
-    from ..passes.infer import TypedFunction
+    from ..passes.typed import TypedFunction
 
     layout = struct_name(t)
     functions, entries, symbols = [], [], {}

@@ -15,6 +15,7 @@ from ..diagnostics import TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from . import promote
+from .targets import jit_target
 
 MAX_DISCOVERY = 8
 
@@ -63,7 +64,6 @@ def discover_layout(program, info, arg_types: tuple, loc=None) -> T.Instance:
     """The field layout __init__ gives for these argument types."""
     import dataclasses
 
-    from .infer import Program
 
     key = arg_types
     known = info.layouts.get(key)
@@ -77,7 +77,7 @@ def discover_layout(program, info, arg_types: tuple, loc=None) -> T.Instance:
         fields: dict = {}
         for _ in range(MAX_DISCOVERY):
             # errors here surface again, with their lines, when the closed layout is typed
-            sub = Program(dataclasses.replace(program.options, fullgraph=False), program.frontend)
+            sub = type(program)(dataclasses.replace(program.options, fullgraph=False), program.frontend)
             sub.discovery = {info: dict(fields)}
             sub.discovery_incomplete = False
             sub.specialize(info.init, (T.Instance(info, None),) + tuple(arg_types))
@@ -171,8 +171,6 @@ def store_field(typer, target: h.Attribute, t: T.Type, stmt) -> None:
 
 
 def _py(target):
-    from .infer import jit_target
-
     return jit_target(target) or target
 
 

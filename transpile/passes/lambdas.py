@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from ..diagnostics import FunctionNotCompilable, MultipleErrors, TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library import lookup_callable
 from ..library.base import NOT_CONST
+from .targets import is_user_function, jit_target
 
 PASS = object()  # lambdas.call(): not a call this module handles
 KEYED = {"sorted": builtins.sorted, "min": builtins.min, "max": builtins.max}
@@ -302,8 +304,6 @@ def _orderable(typer, node, t):
 
 def key_target(typer, key_node):
     """(dispatcher, pyfunc, free names) of a key= value."""
-    from .infer import is_user_function, jit_target
-    from ..library import lookup_callable
 
     if isinstance(key_node, h.Lambda):
         lf = lambda_fn(typer, key_node)

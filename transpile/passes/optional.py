@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..hir import types as T
+from .assigned import assigned_names
 
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "//": operator.floordiv,
           "%": operator.mod, "**": operator.pow, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_,
@@ -126,9 +127,7 @@ def _assigned(typer) -> set:
     """Names the body assigns (a parameter only passed None is not waiting for a value)."""
     names = getattr(typer, "_optional_assigned", None)
     if names is None:
-        from .infer import _assigned_names
-
-        names = typer._optional_assigned = _assigned_names(typer.fn.body, set(), typer.fn)
+        names = typer._optional_assigned = assigned_names(typer.fn.body, set(), typer.fn)
     return names
 
 

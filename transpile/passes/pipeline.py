@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from ..frontend import function_hir
 from ..hir import types as T
-from .infer import Program, TypedFunction
+from .infer import Program
+from .typed import TypedFunction
 
 
 @dataclass

@@ -1,0 +1,272 @@
+"""Lowering of loops: while, for over ranges, arrays, containers and generators, break/continue/else, and Ctrl-C polls."""
+from __future__ import annotations
+
+from ..hir import nodes as h
+from ..hir import types as T
+from .model import CExpr, Line
+from .types import ctype
+
+
+INTERRUPT_HEADER = "transpile_rt/interrupt.hpp"
+
+
+class LoopLowering:
+    """FunctionLowerer's rules for loops and what they iterate."""
+
+    def s_Break(self, s):
+        flag = self.loop_flags[-1] if self.loop_flags else None
+        if flag:
+            self.emit(f"{flag} = true;")
+        self.emit("break;")
+
+    def s_Continue(self, s):
+        # At the top of a prange body, the iteration is a call of the kernel's operator().
+        self.emit("return;" if self.kernel is not None and not self.loop_flags else "continue;")
+
+    def loop_flag(self, has_else: bool):
+        if not has_else:
+            return None
+        flag = self.tmp("broke")
+        self.emit(f"bool {flag} = false;")
+        return flag
+
+    def finish_loop(self, flag, orelse):
+        if flag:
+            self.nested(f"if (!{flag}) {{", orelse)
+
+    def s_While(self, s: h.While):
+        flag = self.loop_flag(bool(s.orelse))
+        self.loop_flags.append(flag)
+        test = self.condition(s.test)
+        if self.pre:
+            # The condition needed helper statements: re-run them every iteration.
+            pre, self.pre = self.pre, []
+            self.emit("while (true) {")
+            self.depth += 1
+            for p in pre:
+                self.emit(p)
+            self.emit(f"if (!{test}) break;")
+            self.poll_interrupt(s)
+            self.block(s.body)
+            self.depth -= 1
+            self.lines.append(Line(self.depth, "}"))
+        else:
+            self.emit(f"while {test} {{")
+            self.depth += 1
+            self.poll_interrupt(s)
+            self.block(s.body)
+            self.depth -= 1
+            self.lines.append(Line(self.depth, "}"))
+        self.loop_flags.pop()
+        self.finish_loop(flag, s.orelse)
+
+    def poll_interrupt(self, loop) -> None:
+        """Ctrl-C is looked for in the outermost loops of a function, when
+        they are `while` loops or hold other loops, on the host only
+        (interrupt.hpp): a check in a tight inner loop made it 2-3x slower,
+        and a single `for` loop stays vectorizable."""
+        if self.kernel or len(self.loop_flags) != 1 or not (isinstance(loop, h.While) or _holds_loop(loop.body)):
+            return
+        self.module.include(INTERRUPT_HEADER)
+        self.emit("TR_POLL_INTERRUPT();")
+
+    def s_For(self, s: h.For):
+        loop = self.tf.parallel.get(s)
+        if loop is not None:
+            if loop.sequential is None:
+                from .lower_parallel import parallel_for
+
+                return parallel_for(self, s)
+            self.emit(f"// prange loop run in order: {loop.sequential}")
+        first_record = len(self.module.fallback_report)
+        flag = self.loop_flag(bool(s.orelse))
+        self.loop_flags.append(flag)
+        it = self.tf.loops[s]
+        header, elems = self.iteration(s.iter, it)
+        self.emit(header)
+        self.depth += 1
+        self.poll_interrupt(s)
+        self.bind_loop_target(s.target, elems, it)
+        self.block(s.body)
+        self.depth -= 1
+        self.lines.append(Line(self.depth, "}"))
+        self.loop_flags.pop()
+        if loop is not None:  # the fallback report says why the prange loop is not parallel
+            for record in self.module.fallback_report[first_record:]:
+                record["reason"] += f" (so the prange loop at line {s.loc.line} runs in order)"
+        self.finish_loop(flag, s.orelse)
+
+    def bind_loop_target(self, target, elem, it):
+        self.bind_elems(target, elem, self.program_elem_type(it))
+
+    def bind_elems(self, target, elem, elem_t):
+        """elem: code, or a list of codes (nested for enumerate(zip(...)))."""
+        if isinstance(target, h.TupleExpr) and isinstance(elem, list):
+            for sub, code, t in zip(target.elts, elem, elem_t.items):
+                self.bind_elems(sub, code, t)
+        elif isinstance(elem, list):
+            self.assign_target(target, CExpr(self.pack_elems(elem, elem_t)), elem_t)
+        else:
+            self.assign_target(target, CExpr(elem) if isinstance(elem, str) else elem, elem_t)
+
+    def pack_elems(self, elem, t) -> str:
+        if isinstance(elem, list):
+            return f"{ctype(t)}({', '.join(self.pack_elems(c, it) for c, it in zip(elem, t.items))})"
+        return self.convert(CExpr(elem), t, t)
+
+    def reduce_generator(self, kind: str, gen: h.GenExp, result, start_node) -> CExpr:
+        """sum/min/max/any/all of a generator expression: a loop emitted before
+        the statement (through self.pre, so while-conditions re-run it)."""
+        acc = self.tmp("acc")
+        rt = ctype(result)
+        saved = self.lines, self.depth, self.pre
+        self.lines, self.depth, self.pre = [], 0, []
+        if kind == "sum":
+            start = "0" if start_node is None else self.expr(start_node).code
+            self.emit(f"{rt} {acc} = tr::cast<{rt}>({start});")
+        elif kind in ("any", "all"):
+            self.emit(f"bool {acc} = {'false' if kind == 'any' else 'true'};")
+        else:
+            self.emit(f"{rt} {acc}{{}};")
+            self.emit(f"bool {acc}_seen = false;")
+        it = self.tf.loops[gen]
+        header, elems = self.iteration(gen.iter, it)
+        self.emit(header)
+        self.depth += 1
+        self.bind_loop_target(gen.target, elems, it)
+        for cond in gen.conds:
+            self.emit(f"if (!{self.condition(cond)}) continue;")
+        elt_t = self.type_of(gen.elt) if gen.elt not in self.tf.coerce else T.FLOAT
+        elt = self.expr(gen.elt).code
+        if kind == "sum":
+            self.emit(f"{acc} = tr::cast<{rt}>({acc} + tr::cast<{rt}>({elt}));")
+        elif kind == "any":
+            self.emit(f"if (tr::truthy({elt})) {{ {acc} = true; break; }}")
+        elif kind == "all":
+            self.emit(f"if (!tr::truthy({elt})) {{ {acc} = false; break; }}")
+        else:
+            op = "<" if kind == "min" else ">"
+            self.emit(f"{{ {rt} v = tr::cast<{rt}>({elt}); "
+                      f"if (!{acc}_seen || v {op} {acc}) {{ {acc} = v; {acc}_seen = true; }} }}")
+        _ = elt_t
+        self.depth -= 1
+        self.lines.append(Line(self.depth, "}"))
+        if kind in ("min", "max"):
+            self.emit(f'if (!{acc}_seen) tr::raise(TR_ERR_VALUE, "{kind}() arg is an empty sequence");')
+        body = self.lines
+        self.lines, self.depth, self.pre = saved
+        self.pre.extend("    " * line.indent + line.text for line in body)
+        return CExpr(acc)
+
+    def program_elem_type(self, it):
+        if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools)):
+            return self.dict_elem_type(it)
+        if isinstance(it, T.List):
+            return it.elem
+        if isinstance(it, T.Range):
+            return T.INT
+        if isinstance(it, T.Array):
+            return it.scalar if it.ndim == 1 else T.Array(it.dtype, it.ndim - 1, "C" if it.layout == "C" else "A",
+                                                          it.readonly)
+        if isinstance(it, T.Enumerate):
+            return T.Tuple((T.INT, self.program_elem_type(it.inner)))
+        if isinstance(it, T.Zip):
+            return T.Tuple(tuple(self.program_elem_type(t) for t in it.inners))
+        return it.homogeneous
+
+    def iteration(self, node, it):
+        """(loop header, element code or list of codes for enumerate/zip)."""
+        if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools)):
+            return self.dict_iteration(node, it)
+        counter = self.tmp("i")
+        length, elem = self.iterable(node, it, counter)
+        if isinstance(it, T.Range):
+            return length, elem
+        return f"for (int64_t {counter} = 0; {counter} < {length}; ++{counter}) {{", elem
+
+    def iterable(self, node, it, counter):
+        """For a range: (full for-header, element); otherwise (length code, element code(s))."""
+        if isinstance(it, T.List):
+            return self.list_iterable(node, it, counter)
+        if isinstance(it, T.Range):
+            args = [f"int64_t({self.expr(a).code})" for a in node.args]
+            start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
+                (args[0], args[1], "1") if len(args) == 2 else tuple(args))
+            const_step = None
+            if len(node.args) == 3:
+                from ..library.base import NOT_CONST
+                c = _const_int(node.args[2])
+                const_step = c if c is not NOT_CONST else None
+            else:
+                const_step = 1
+            stop = self.hoist(stop)
+            if const_step in (1, -1):  # the counter stops at stop: it cannot wrap
+                cond = f"{counter} < {stop}" if const_step > 0 else f"{counter} > {stop}"
+                return f"for (int64_t {counter} = {start}; {cond}; {counter} += {step}) {{", counter
+            # Other steps go through a trip count (computed in 128 bits): a counter
+            # stepping past INT64_MAX would wrap and never end the loop.
+            start, step = self.hoist(start), self.hoist(step)
+            count = self.hoist(f"tr::range_len({start}, {stop}, {step})")
+            return (f"for (int64_t {counter} = 0; {counter} < {count}; ++{counter}) {{",
+                    f"({start} + {counter} * {step})")
+        if isinstance(it, T.Array):
+            arr = self.hoist(self.ev(self.expr(node)))
+            if it.ndim == 1:
+                return f"{arr}.shape[0]", f"{arr}.data[{counter} * {arr}.stride(0)]"
+            elem_t = self.program_elem_type(it)
+            return f"{arr}.shape[0]", f"tr::row<{ctype(elem_t)}>({arr}, {counter})"
+        if isinstance(it, T.Tuple):
+            tup = self.hoist(self.expr(node).code)
+            return str(len(it.items)), f"tr::tuple_get({tup}, {counter})"
+        if isinstance(it, T.Enumerate):
+            inner_node = node.args[0]
+            start = "0"
+            start_node = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.name == "start"), None)
+            if start_node is not None:
+                start = self.hoist(f"int64_t({self.expr(start_node).code})")
+            length, elem = self._sub_iterable(inner_node, it.inner, counter)
+            return length, [f"({start} + {counter})", elem]
+        if isinstance(it, T.Zip):
+            lengths, elems = [], []
+            for sub_node, sub_t in zip(node.args, it.inners):
+                length, elem = self._sub_iterable(sub_node, sub_t, counter)
+                lengths.append(length)
+                elems.append(elem)
+            total = lengths[0]
+            for other in lengths[1:]:
+                total = f"tr::imin({total}, {other})"
+            return self.hoist(total), elems
+        raise NotImplementedError(f"iteration over {it}")
+
+    def _sub_iterable(self, node, it, counter):
+        if isinstance(it, T.Range):
+            args = [f"int64_t({self.expr(a).code})" for a in node.args]
+            start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
+                (args[0], args[1], "1") if len(args) == 2 else tuple(args))
+            start, stop, step = self.hoist(start), self.hoist(stop), self.hoist(step)
+            return f"tr::range_len({start}, {stop}, {step})", f"({start} + {counter} * {step})"
+        length, elem = self.iterable(node, it, counter)
+        return length, elem
+
+
+def polls(stmts) -> bool:
+    """Whether an outermost loop of these statements looks for Ctrl-C (poll_interrupt)."""
+    return any(isinstance(s, h.While) or isinstance(s, h.For) and _holds_loop(s.body) or
+               not isinstance(s, h.For) and (polls(getattr(s, "body", ())) or polls(getattr(s, "orelse", ())))
+               for s in stmts)
+
+
+def _holds_loop(stmts) -> bool:
+    return any(isinstance(s, (h.For, h.While)) or _holds_loop(getattr(s, "body", ())) or
+               _holds_loop(getattr(s, "orelse", ())) for s in stmts)
+
+
+def _const_int(node):
+    from ..library.base import NOT_CONST
+
+    if isinstance(node, h.Const) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, h.UnaryOp) and node.op == "-" and isinstance(node.operand, h.Const):
+        return -node.operand.value
+    return NOT_CONST

@@ -1,0 +1,184 @@
+"""Type inference of calls: library callables and methods, closures, and calls of other @jit functions (specialized)."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from ..diagnostics import (FunctionNotCompilable, PathTypeConflict, UnsupportedSyntaxError)
+from ..hir import nodes as h
+from ..hir import types as T
+from ..library import lookup_callable, lookup_method
+from ..library.base import CallSite, NotYetKnown
+from . import classes, lists
+from . import dicts  # dicts, sets, strs, itertools
+from . import lambdas  # lambdas, key= functions
+from . import optional  # None-or-a-value
+from .targets import is_user_function, jit_target
+
+
+class CallTyping:
+    """FunctionTyper's rules for calls: which target a call reaches and the type it returns."""
+
+    def e_Call(self, node: h.Call):
+        func = node.func
+        handled = lambdas.call(self, node)  # lambdas, key= functions
+        if handled is not lambdas.PASS:
+            return handled
+        if isinstance(func, h.Name) and func.id in self.local_defs:
+            typed = self.call_arguments(node)
+            if typed is None:
+                return None
+            args, kwargs = typed
+            return self.call_closure(node, self.local_defs[func.id][1], args, kwargs)
+        if isinstance(func, h.Name) and func.id == "super" and func.id not in self.locals \
+                and self.global_value("super") is builtins.super:
+            return classes.super_value(self, node)
+        if isinstance(func, h.Attribute):
+            recv = self.expr(func.value)
+            if recv is None:
+                return None
+            recv = optional.attribute_base(self, func.value, recv, func.attr)
+            if recv is None:
+                return None
+            if isinstance(recv, T.Instance) or (isinstance(recv, T.CompileTimeValue)
+                                                and isinstance(recv.value, classes.SuperRef)):
+                typed = self.call_arguments(node)
+                if typed is None:
+                    return None
+                args, kwargs = typed
+                if isinstance(recv, T.Instance):
+                    return classes.method_call(self, node, recv, args, kwargs)
+                return classes.super_call(self, node, recv.value, args, kwargs)
+            if isinstance(recv, T.List):
+                return lists.method_call(self, node, recv, func.attr)
+            if isinstance(recv, (T.Dict, T.Set, T.Str)):
+                return dicts.method_call(self, node, recv, func.attr)
+            if not isinstance(recv, T.CompileTimeValue):
+                entry = lookup_method(recv, func.attr)
+                if entry is None:
+                    raise self.error(func, f"'{recv}' has no method '{func.attr}' in compiled code")
+                typed = self.call_arguments(node)
+                if typed is None:
+                    return None
+                args, kwargs = [recv] + typed[0], typed[1]
+                return self.run_entry(node, entry, args, kwargs, [func.value] + list(node.args),
+                                      {k.name: k.value for k in node.keywords}, f"{func.attr}")
+        callee_t = self.expr(func)
+        if callee_t is None:
+            return None
+        if callee_t == T.ANY:
+            raise UnsupportedSyntaxError("calling a value made by fallback code is not supported in compiled code",
+                                         node.loc)
+        if isinstance(callee_t, T.CompileTimeValue) and id(callee_t.value) in lists._promoting():
+            self.promote_ok = getattr(self, "promote_ok", set()) | {a for a in node.args if isinstance(a, h.ListExpr)}
+        typed = self.call_arguments(node)
+        if typed is None:
+            return None
+        args, kwargs = typed
+        if isinstance(callee_t, T.Instance):
+            return classes.call_instance(self, node, callee_t, args, kwargs)
+        if isinstance(callee_t, T.CompileTimeValue) and classes.info_of(callee_t.value) is not None:
+            return classes.construct(self, node, classes.info_of(callee_t.value), args, kwargs)
+        if isinstance(callee_t, T.DType):
+            return self.call_entry(node, np.dtype(callee_t.dtype).type, args, kwargs, list(node.args),
+                                   {k.name: k.value for k in node.keywords})
+        if not isinstance(callee_t, T.CompileTimeValue):
+            raise self.error(func, f"'{callee_t}' is not callable")
+        target = callee_t.value
+        pyfunc = jit_target(target)
+        if pyfunc is None and is_user_function(target):
+            pyfunc = target  # a plain helper of the user's project: compiled with its caller
+        if pyfunc is not None:
+            return self.call_jit(node, target, pyfunc, args, kwargs)
+        return self.call_entry(node, target, args, kwargs, list(node.args),
+                               {k.name: k.value for k in node.keywords})
+
+    def call_arguments(self, node: h.Call):
+        """Types of a call's positional and keyword arguments, or None while one is unknown."""
+        args = [self.number(a, self.expr(a)) for a in node.args]
+        kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
+        if any(t is None for t in args) or any(t is None for t in kwargs.values()):
+            return None
+        return args, kwargs
+
+    def call_entry(self, node, target, args, kwargs, arg_nodes, kw_nodes):
+        entry = lookup_callable(target)
+        if entry is None:
+            name = getattr(target, "__qualname__", None) or getattr(target, "__name__", repr(target))
+            module = getattr(target, "__module__", None) or ""
+            raise UnsupportedSyntaxError(
+                f"call to {module + '.' if module and module != 'builtins' else ''}{name} is not supported in "
+                "compiled code", node.loc,
+                "decorate it with @jit if it is your function, or use a supported NumPy/math function")
+        return self.run_entry(node, entry, args, kwargs, arg_nodes, kw_nodes, entry.name, target)
+
+    def run_entry(self, node, entry, args, kwargs, arg_nodes, kw_nodes, name, target=None):
+        args, kwargs = optional.call_args(self, node, target, name, args, kwargs, arg_nodes,
+                                          kw_nodes)
+        site = CallSite(node, args, kwargs, arg_nodes, kw_nodes, self.const, name=name)
+        try:
+            result, info = entry.infer(site)
+        except NotYetKnown:
+            self.unknown.append(node)
+            return None
+        self.tf.calls[node] = ("lib", entry, info)
+        return result
+
+    def call_jit(self, node, dispatcher, pyfunc, args, kwargs, free_names=(), free_types=(), receiver=None,
+                 operand=None):
+        """receiver: where the lowering finds args[0], the instance a method is
+        called on (("expr", hir node), ("outer", variable) or ("new", layout));
+        operand: the hir node of args[1] for an operator method."""
+        import inspect
+
+        sig = inspect.signature(pyfunc)
+        try:
+            bound = sig.bind(*range(len(args)), **{k: ("kw", k) for k in kwargs})
+        except TypeError as exc:
+            raise self.error(node, f"{pyfunc.__name__}(): {exc}") from None
+        arg_types, sources = [], []
+        for pname, param in sig.parameters.items():
+            if pname in bound.arguments:
+                marker = bound.arguments[pname]
+                if isinstance(marker, tuple):
+                    arg_types.append(kwargs[marker[1]])
+                    sources.append(("kw", marker[1]))
+                else:
+                    arg_types.append(args[marker])
+                    sources.append(("pos", marker))
+            else:
+                default = param.default
+                arg_types.append(self.type_of_value(node, default))
+                sources.append(("default", default))
+        arg_types = tuple(arg_types) + tuple(free_types)
+        sources += [("outer", name) for name in free_names]
+        if receiver is not None:
+            sources = [receiver if s == ("pos", 0) else ("expr", operand) if operand is not None and s[0] == "pos"
+                       else ("pos", s[1] - 1) if s[0] == "pos" else s for s in sources]
+        for t in arg_types:
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.IterTools, T.DictView)):
+                raise self.error(node, f"cannot pass {t} to a @jit function")
+        try:
+            callee = self.program.specialize(pyfunc, arg_types, tuple(free_names))
+        except PathTypeConflict:
+            raise  # its result would cross as an untyped object: this function runs in CPython too
+        except FunctionNotCompilable as exc:
+            # The helper cannot be compiled at all: this call runs as Python.
+            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() cannot be compiled: {exc.message}", node.loc,
+                                         exc.hint) from None
+        if callee is None:
+            ret = self.program.provisional_return(pyfunc, arg_types)
+            self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
+            if ret is None:
+                self.unknown.append(node)
+            return ret
+        if callee.path_types and callee.path_types.boxes_returns:
+            # Its result would reach this function as an untyped Python object, which the
+            # "unknown is float64" rule could give the wrong type: all of it runs in CPython.
+            raise PathTypeConflict(f"{pyfunc.__qualname__}() returns values of different types on different "
+                                   "paths, so compiled code cannot type its result", node.loc,
+                                   f"give {pyfunc.__name__}'s results one type on every path (e.g. 0.0, "
+                                   "not 0), or convert them here")
+        self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
+        return callee.return_type
