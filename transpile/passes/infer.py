@@ -1,10 +1,13 @@
 """Type inference: argument types in, a type for every variable and
 expression out (side tables; the HIR is not touched).
 
-Typing is flow-insensitive per variable (one type per local, widened to hold
-every value assigned to it), iterated to a fixed point so loop-carried and
-recursive values settle.  Calls to other @jit functions are specialized on
-their argument types and join the same translation unit.
+Each local gets one C++ type, joined over every value assigned to it and
+iterated to a fixed point so loop-carried and recursive values settle; the
+type of each definition is kept too (def_types), so passes/paths.py can tell
+where a value's Python type differs by path and keep CPython's answer there.
+Calls to other @jit functions are specialized on their argument types and
+join the same translation unit.  The rules live in infer_statements.py,
+infer_expressions.py and infer_calls.py; this module is the driver.
 """
 from __future__ import annotations
 
