@@ -283,12 +283,13 @@ class _Progress:
 def build(paths: list[str], *, jobs: int | None = None, inplace: bool = False, jit_level: str | None = None,
           backend: str | None = None, force: bool = False, quiet: bool = False) -> Report:
     """Builds every signature of every @jit function found under `paths`."""
+    from .build.backends import check_toolkit
     from .options import make_options
 
     report = Report()
     overrides = {k: v for k, v in (("jit_level", jit_level), ("backend", backend)) if v is not None}
     if overrides:
-        make_options(**overrides)  # the decorator's validation and messages
+        make_options(**overrides, check_toolkit=check_toolkit)  # the decorator's validation and messages
     files = python_files(paths, report.errors)
     tasks, imported = [], []
     for path in files:

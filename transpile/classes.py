@@ -20,6 +20,7 @@ import types
 import warnings
 
 from . import _runtime
+from .build.backends import check_toolkit
 from .diagnostics import TranspileFallbackWarning
 from .hir import types as T
 from .options import make_options
@@ -128,7 +129,8 @@ def jit_class(cls=None, **options):
     cell = types.CellType()
     ns = {k: _with_class_cell(v, cell) for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
     bases = tuple(_JIT_VERSION.get(b, b) for b in cls.__bases__ if b is not object) or (_runtime.JitObject,)
-    new = JitClassMeta._build(cls.__name__, bases, ns, make_options(**options), cls.__qualname__)
+    new = JitClassMeta._build(cls.__name__, bases, ns, make_options(check_toolkit=check_toolkit, **options),
+                             cls.__qualname__)
     cell.cell_contents = new
     _JIT_VERSION[cls] = new
     return new

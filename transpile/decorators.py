@@ -6,6 +6,7 @@ import contextlib
 import functools
 import inspect
 
+from .build.backends import check_toolkit
 from .options import make_options
 
 
@@ -28,7 +29,7 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, ful
     fn = function
     opts = make_options(capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic, fullgraph=fullgraph,
                         backend=backend, cache=cache, boundscheck=boundscheck, signatures=signatures,
-                        **options)
+                        check_toolkit=check_toolkit, **options)
 
     def wrap(func):
         if not inspect.isfunction(func):

@@ -59,6 +59,10 @@ class NoCompilerError(CompileError):
     NoCompilerWarning, or this is raised under fullgraph=True."""
 
 
+class BackendUnavailableError(CompileError):
+    """The toolkit a backend needs (nvcc, CANN) is not installed (build/backends.py)."""
+
+
 class GeneratedCodeError(CompileError):
     """The C++ compiler rejected (or never finished) code transpile generated:
     a bug in transpile, remembered per specialization by the dispatcher."""

@@ -1,6 +1,7 @@
 """Public error classes (re-exported from transpile.diagnostics)."""
 from .diagnostics import (  # noqa: F401
     AnnotationError,
+    BackendUnavailableError,
     CompileError,
     FunctionNotCompilable,
     TranspileFallbackWarning,
@@ -9,4 +10,3 @@ from .diagnostics import (  # noqa: F401
     TypingError,
     UnsupportedSyntaxError,
 )
-from .build.backends import BackendUnavailableError  # noqa: F401,E402  (a backend's toolkit is missing)

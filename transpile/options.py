@@ -167,12 +167,14 @@ def _mindspore(capture_mode, jit_level, backend, mode, jit_config, input_signatu
 
 
 def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
-                 cache=True, boundscheck=True, signatures=None, fastmath=False, check_toolkit=True,
+                 cache=True, boundscheck=True, signatures=None, fastmath=False, check_toolkit=None,
                  mode=None, jit_config=None, input_signature=None, hash_args=None, **extra) -> Options:
-    """Validated options.  backend="cuda"/"ascend" need their toolkit (nvcc / CANN): a
-    BackendUnavailableError names what is missing unless check_toolkit=False (code
-    inspection needs no toolkit).  MindSpore's mode=, jit_config=, backend names and
-    backend options are read as _mindspore says; unknown options are an OptionWarning."""
+    """Validated options.  backend="cuda"/"ascend" need their toolkit (nvcc / CANN):
+    callers that will build pass check_toolkit (build.backends.check_toolkit, which
+    raises a BackendUnavailableError naming what is missing); code inspection needs
+    no toolkit and passes none (options sit below build: the check is handed in).
+    MindSpore's mode=, jit_config=, backend names and backend options are read as
+    _mindspore says; unknown options are an OptionWarning."""
     capture_mode, jit_level, backend = _mindspore(capture_mode, jit_level, backend, mode, jit_config,
                                                   input_signature, hash_args, extra)
     _choose("capture_mode", capture_mode, CAPTURE_MODES)
@@ -182,9 +184,7 @@ def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=Fa
     if fast and backend != "cpu":
         raise NotImplementedError(f"jit: fastmath is implemented for backend='cpu' only, not {backend!r}")
     if backend != "cpu" and check_toolkit:
-        from .build.backends import check_toolkit as check
-
-        check(backend)
+        check_toolkit(backend)
     return Options(capture_mode=capture_mode, jit_level=jit_level, dynamic=_flag("dynamic", dynamic),
                    fullgraph=_flag("fullgraph", fullgraph), backend=backend, cache=_flag("cache", cache),
                    boundscheck=_flag("boundscheck", boundscheck), fastmath=fast,

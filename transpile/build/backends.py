@@ -25,14 +25,10 @@ import os
 import shutil
 from functools import lru_cache
 
-from ..diagnostics import CompileError
+from ..diagnostics import BackendUnavailableError
 
 ASCEND_DEFAULT = "/usr/local/Ascend/ascend-toolkit/latest"
 NVCC_DEFAULTS = ("/usr/local/cuda/bin/nvcc",)
-
-
-class BackendUnavailableError(CompileError):
-    """The toolkit a backend needs is not installed."""
 
 
 def _identity(path: str) -> str:
