@@ -2,7 +2,7 @@
 prebuilt bridge module, transpile._runtime.  Everything else is declared in
 pyproject.toml."""
 import numpy
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 bridge = Extension(
     "transpile._runtime",
@@ -13,18 +13,8 @@ bridge = Extension(
 )
 
 setup(
-    packages=[
-        "transpile",
-        "transpile.frontend",
-        "transpile.hir",
-        "transpile.passes",
-        "transpile.library",
-        "transpile.cxx",
-        "transpile.build",
-        "transpile.numba_compat",
-        "transpile.templates",
-        "transpile.runtime_cpp",
-    ],
+    # every subpackage of transpile/ (a new room needs no edit here), plus the data trees
+    packages=find_packages(include=["transpile", "transpile.*"]) + ["transpile.templates", "transpile.runtime_cpp"],
     package_dir={"transpile.templates": "templates", "transpile.runtime_cpp": "runtime_cpp"},
     package_data={
         "transpile.templates": ["*.j2"],
