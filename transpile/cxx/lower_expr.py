@@ -10,7 +10,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library.attributes import lookup as lookup_attr
 from ..library.base import LowerSite
-from ..library.numpy_lib import functor_of
+from ..library.numpy_ufuncs import functor_of
 from ..passes.live_globals import LiveRead
 from ..passes.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS
 from .model import CExpr

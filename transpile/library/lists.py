@@ -368,7 +368,7 @@ def _np_array(site):
         raise site.error(f"np.array() of {site.args[0]} is not supported in compiled code")
     dtype, ndim = info
     if "dtype" in site.kwargs:
-        from .numpy_lib import dtype_arg
+        from .numpy_common import dtype_arg
 
         given = dtype_arg(site, None, "dtype")
         if given is not None:
@@ -393,7 +393,7 @@ def _join(which):
         if not isinstance(t.elem, T.Array):
             raise site.error(f"np.{which}() needs a list of arrays in compiled code, not {t}")
         site.check_arity(1, 2, ("axis",))
-        from .numpy_more import int_arg
+        from .numpy_common import int_arg
 
         int_arg(site, 1, "axis", "axis")
         a = t.elem
@@ -404,7 +404,7 @@ def _join(which):
         return T.Array(a.dtype, a.ndim + 1, "C"), None
 
     def lower(ls):
-        from .numpy_more import axis_code
+        from .numpy_common import axis_code
 
         rt = ls.result
         axis = axis_code(ls, 1, "axis", 0)

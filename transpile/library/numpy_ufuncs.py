@@ -1,0 +1,177 @@
+"""NumPy ufuncs (np.sqrt, np.add, ...), np.where, np.clip and the complex
+parts (np.real, np.imag, conjugate).  Result dtypes are asked of NumPy's own
+promotion (passes/promote.py); functors live in numpy/ufunc.hpp."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cxx.model import CExpr
+from ..hir import types as T
+from ..passes import promote
+from . import register, register_method
+from .base import Entry
+from .numpy_common import H_ITEM, H_UFUNC, WEAK_VALUE
+
+
+# Ufuncs that are operators have functors in ops/operators.hpp.
+OPERATOR_FUNCTORS = {
+    "add": "tr::op::add", "subtract": "tr::op::sub", "multiply": "tr::op::mul", "divide": "tr::op::truediv",
+    "true_divide": "tr::op::truediv", "floor_divide": "tr::op::floordiv", "remainder": "tr::op::mod",
+    "less": "tr::op::lt", "less_equal": "tr::op::le", "greater": "tr::op::gt", "greater_equal": "tr::op::ge",
+    "equal": "tr::op::eq", "not_equal": "tr::op::ne", "bitwise_and": "tr::op::bitand_",
+    "bitwise_or": "tr::op::bitor_", "bitwise_xor": "tr::op::bitxor", "left_shift": "tr::op::lshift",
+    "right_shift": "tr::op::rshift", "negative": "tr::op::neg", "positive": "tr::op::pos",
+    "invert": "tr::op::invert", "bitwise_not": "tr::op::invert",
+}
+RUNTIME_UFUNCS = (
+    "sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh "
+    "arccosh arctanh floor ceil trunc rint absolute fabs sign square reciprocal isnan isinf isfinite signbit "
+    "deg2rad rad2deg degrees radians conjugate logical_not arctan2 hypot power maximum minimum fmax fmin "
+    "copysign fmod logaddexp logical_and logical_or logical_xor").split()
+
+
+# NumPy has complex loops for these, the runtime (numpy/ufunc.hpp) not yet:
+# complex operands make the statement run in CPython (JIT Fallback).
+NO_COMPLEX_LOOP = frozenset(
+    "exp2 expm1 log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh rint "
+    "maximum minimum fmax fmin".split())
+
+
+def functor_of(ufunc) -> str:
+    name = ufunc.__name__
+    return OPERATOR_FUNCTORS.get(name) or f"tr::uf::{name}"
+
+
+def _ufunc_entry(ufunc):
+    def infer(site):
+        site.check_arity(ufunc.nin, ufunc.nin)
+        for t in site.args:
+            if not isinstance(t, (T.Scalar, T.Array)):
+                raise site.error(f"np.{ufunc.__name__}() does not accept {t}")
+        try:
+            ops = promote.ufunc_call(ufunc, site.args)
+        except promote.PromotionError as exc:
+            raise site.error(str(exc)) from None
+        if ufunc.__name__ in NO_COMPLEX_LOOP and ops.compute.startswith("complex"):
+            raise site.error(f"np.{ufunc.__name__}() of complex values is not compiled yet")
+        return ops.result, ops
+
+    def lower(ls):
+        lw = ls.lower
+        ops = ls.site_info
+        ct = lw.elem(ops.compute)
+        functor = functor_of(ufunc)
+        operands = list(zip(ls.args, ls.arg_types))
+        if ufunc not in promote.COMPARISON_UFUNCS:  # NEP 50: a Python int must fit the dtype (OverflowError)
+            operands = [lw.weak_int_operand(a, t, ops.compute) for a, t in operands]
+        if isinstance(ls.result, T.Scalar):
+            args = ", ".join(f"tr::cast<{ct}>({lw.zero_d(a, t)[0].code})" for a, t in operands)
+            return CExpr(f"{lw.ctype(ls.result)}({functor}::apply({args}))")
+        kind = "unary" if ufunc.nin == 1 else "binary"
+        args = ", ".join(a.code for a, _ in operands)
+        return lw.lazy(f"tr::{kind}<{functor}, {ct}>({args})")
+
+    return Entry(f"numpy.{ufunc.__name__}", infer, lower, (H_UFUNC,))
+
+
+for _name in RUNTIME_UFUNCS + list(OPERATOR_FUNCTORS):
+    _uf = getattr(np, _name, None)
+    if isinstance(_uf, np.ufunc):
+        register(_uf, _ufunc_entry(_uf))
+register(np.abs, _ufunc_entry(np.absolute))
+
+_CONJ = _ufunc_entry(np.conjugate)
+
+
+def _conj_method_infer(site):
+    t = site.args[0]
+    if isinstance(t, T.Scalar) and t.weak:  # (1+2j).conjugate() stays a Python complex
+        site.check_arity(1, 1)
+        return (T.INT if t.dtype == "bool" else t), None
+    return _CONJ.infer(site)
+
+
+def _conj_method_lower(ls):
+    if ls.site_info is None:
+        return CExpr(f"{ls.lower.ctype(ls.result)}(tr::uf::conjugate::apply({ls.args[0].code}))")
+    return _CONJ.lower(ls)
+
+
+register_method("conjugate", Entry("conjugate", _conj_method_infer, _conj_method_lower, (H_UFUNC,)))
+
+
+def _part_fn(part):
+    from .attributes import lookup
+
+    def infer(site):
+        site.check_arity(1, 1, ("val",))
+        t = site.args[0]
+        rule = lookup(t, part)
+        if rule is None:
+            raise site.error(f"np.{part}() needs a number or an array, not {t}")
+        return rule.infer(t), rule  # np.real(2.0) is 2.0, a Python float, as in NumPy
+
+    def lower(ls):
+        t = ls.arg_types[0]
+        return ls.site_info.lower(ls.lower, ls.args[0], t, ls.result)
+
+    return Entry(f"numpy.{part}", infer, lower, (H_ITEM,))
+
+
+register(np.real, _part_fn("real"))
+register(np.imag, _part_fn("imag"))
+
+
+register_method("conj", Entry("conj", _conj_method_infer, _conj_method_lower, (H_UFUNC,)))
+
+
+def _where_infer(site):
+    site.check_arity(3, 3)
+    c, x, y = site.args
+    for t in site.args:
+        if not isinstance(t, (T.Scalar, T.Array)):
+            raise site.error(f"np.where() does not accept {t}")
+    # Python scalars are weak (NEP 50): np.where(c, float32_array, 0) stays float32.
+    rdtype = np.result_type(*(WEAK_VALUE[t.dtype] if isinstance(t, T.Scalar) and t.weak else np.dtype(t.dtype)
+                              for t in (x, y))).name
+    ndim = max(t.ndim if isinstance(t, T.Array) else 0 for t in site.args)
+    return T.Array(rdtype, ndim, "C"), None
+
+
+def _where_lower(ls):
+    lw = ls.lower
+    ct = lw.elem(ls.result.dtype)
+    c, x, y = (a.code for a in ls.args)
+    return lw.lazy(f"tr::select<{ct}>({c}, {x}, {y})")
+
+
+register(np.where, Entry("numpy.where", _where_infer, _where_lower, ()))
+
+
+def _clip_infer(site):
+    site.check_arity(1, 3, ("a_min", "a_max"))
+    a, lo, hi = site.args[0], site.arg_type(1, "a_min"), site.arg_type(2, "a_max")
+    if lo is None or hi is None:
+        raise site.error("clip() needs a_min and a_max")
+    try:
+        # np.clip is a Python function; its dtype rules are those of the clip ufunc.
+        ops = promote.ufunc_call(getattr(np._core.umath, "clip", np.clip), [a, lo, hi])
+    except promote.PromotionError as exc:
+        raise site.error(str(exc)) from None
+    return ops.result, ops
+
+
+def _clip_lower(ls):
+    lw = ls.lower
+    ct = lw.elem(ls.site_info.compute)
+    a = ls.args[0].code
+    lo = (ls.args[1] if len(ls.args) > 1 else ls.kwargs["a_min"]).code
+    hi = (ls.args[2] if len(ls.args) > 2 else ls.kwargs["a_max"]).code
+    if isinstance(ls.result, T.Scalar):
+        return CExpr(f"{lw.ctype(ls.result)}(tr::op::minimum::apply(tr::op::maximum::apply(tr::cast<{ct}>({a}), "
+                     f"tr::cast<{ct}>({lo})), tr::cast<{ct}>({hi})))")
+    return lw.lazy(f"tr::binary<tr::op::minimum, {ct}>(tr::binary<tr::op::maximum, {ct}>({a}, {lo}), {hi})")
+
+
+register(np.clip, Entry("numpy.clip", _clip_infer, _clip_lower, ()))
+register_method("clip", Entry("clip", _clip_infer, _clip_lower, ()))
