@@ -10,12 +10,14 @@ from .build.backends import check_toolkit
 from .options import make_options
 
 
-def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
+def jit(function=None, *, capture_mode=None, jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
         cache=True, boundscheck=True, signatures=None, **options):
     """Compile a numeric Python function to C++ on its first call with new argument types.
 
     Usable bare (``@jit``), with options (``@jit(jit_level="O1")``) or as a call
-    (``jit(function=f)``), mirroring ``mindspore.jit``: capture_mode ("ast"),
+    (``jit(function=f)``), mirroring ``mindspore.jit``: capture_mode ("ast": from the source file;
+    "bytecode": from the code object; unset: the source file where it can be
+    read, else the bytecode),
     jit_level ("O0": every check, fast compile; "O1": fused array expressions,
     -O3 and native vectorization), dynamic (accepted; shapes are always
     dynamic), fullgraph, backend ("cpu", "cuda", "ascend"; MindSpore's "GE" and

@@ -16,7 +16,6 @@ BACKENDS = ("cpu", "cuda", "ascend")
 
 # Accepted values whose implementation has not landed yet.
 NOT_YET = {
-    ("capture_mode", "bytecode"): "capture_mode='bytecode' is not implemented yet; use capture_mode='ast'",
     ("capture_mode", "trace"): "capture_mode='trace' is not implemented yet; use capture_mode='ast'",
 }
 
@@ -24,6 +23,10 @@ NOT_YET = {
 @dataclass(frozen=True)
 class Options:
     capture_mode: str = "ast"
+    # capture_mode left unset: a function whose source cannot be read (python -c, exec, the REPL, a
+    # lambda) is captured from its bytecode; capture_mode="ast" given explicitly makes that an error.
+    # Not in the key: the code object is, and it compiles to the same program either way.
+    source_fallback: bool = True
     jit_level: str = "O0"
     dynamic: bool = False
     fullgraph: bool = False
@@ -36,7 +39,7 @@ class Options:
     def key(self) -> str:
         """What of the options changes generated code or its build."""
         d = asdict(self)
-        del d["cache"], d["signatures"]
+        del d["cache"], d["signatures"], d["source_fallback"]
         return repr(sorted(d.items()))
 
 
@@ -139,7 +142,7 @@ def _mindspore(capture_mode, jit_level, backend, mode, jit_config, input_signatu
     if mode is not None:
         if mode not in MINDSPORE_MODES:
             raise ValueError(f"jit: mode={mode!r} is not valid; choose one of 'PSJit', 'PIJit' (or use capture_mode)")
-        if capture_mode not in ("ast", MINDSPORE_MODES[mode]):
+        if capture_mode not in (None, "ast", MINDSPORE_MODES[mode]):
             raise ValueError(f"jit: mode={mode!r} contradicts capture_mode={capture_mode!r}")
         capture_mode = MINDSPORE_MODES[mode]
     if isinstance(backend, str) and backend in MINDSPORE_BACKENDS:
@@ -166,7 +169,7 @@ def _mindspore(capture_mode, jit_level, backend, mode, jit_config, input_signatu
     return capture_mode, jit_level, backend
 
 
-def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
+def make_options(capture_mode=None, jit_level="O0", dynamic=False, fullgraph=False, backend="cpu",
                  cache=True, boundscheck=True, signatures=None, fastmath=False, check_toolkit=None,
                  mode=None, jit_config=None, input_signature=None, hash_args=None, **extra) -> Options:
     """Validated options.  backend="cuda"/"ascend" need their toolkit (nvcc / CANN):
@@ -175,8 +178,10 @@ def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=Fa
     no toolkit and passes none (options sit below build: the check is handed in).
     MindSpore's mode=, jit_config=, backend names and backend options are read as
     _mindspore says; unknown options are an OptionWarning."""
+    source_fallback = capture_mode is None
     capture_mode, jit_level, backend = _mindspore(capture_mode, jit_level, backend, mode, jit_config,
                                                   input_signature, hash_args, extra)
+    capture_mode = capture_mode or "ast"
     _choose("capture_mode", capture_mode, CAPTURE_MODES)
     _choose("jit_level", jit_level, JIT_LEVELS)
     _choose("backend", backend, BACKENDS)
@@ -185,7 +190,7 @@ def make_options(capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=Fa
         raise NotImplementedError(f"jit: fastmath is implemented for backend='cpu' only, not {backend!r}")
     if backend != "cpu" and check_toolkit:
         check_toolkit(backend)
-    return Options(capture_mode=capture_mode, jit_level=jit_level, dynamic=_flag("dynamic", dynamic),
+    return Options(capture_mode=capture_mode, source_fallback=source_fallback, jit_level=jit_level, dynamic=_flag("dynamic", dynamic),
                    fullgraph=_flag("fullgraph", fullgraph), backend=backend, cache=_flag("cache", cache),
                    boundscheck=_flag("boundscheck", boundscheck), fastmath=fast,
                    signatures=_signatures(signatures))

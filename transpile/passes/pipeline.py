@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..frontend import function_hir
+from ..frontend.capture import mode_of
 from ..hir import types as T
 from .infer import Program
 from .typed import TypedFunction
@@ -29,7 +30,8 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
     from ..cxx.render import render
     from . import classes
 
-    program = Program(options, function_hir)
+    mode = mode_of(options)
+    program = Program(options, lambda fn: function_hir(fn, mode))
     if construct is not None:
         layout = classes.discover_layout(program, construct, tuple(arg_types))
         entry = program.specialize(pyfunc, (layout,) + tuple(arg_types))

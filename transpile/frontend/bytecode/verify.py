@@ -1,0 +1,80 @@
+"""Soundness of the recovery: the recovered text is compiled again and must
+give the same instructions (operations, operands, jump structure, nested code
+objects) as the function's own code object.  Line numbers and the places of
+NOPs may differ; nothing that changes what runs may."""
+from __future__ import annotations
+
+from .recover import version
+
+_FLAGS = 0x04 | 0x08 | 0x20 | 0x80 | 0x100 | 0x200  # *args, **kwargs, generator/coroutine kinds
+
+
+def recompiled(text: str, first_line: int, code):
+    """The code object CPython makes of `text` (a def) in a scope giving it
+    the same free variables."""
+    free = code.co_freevars
+    if free:
+        header = f"def __transpile_outer__({', '.join(free)}):\n"
+        body = "".join("    " + line + "\n" if line else "\n" for line in text.splitlines())
+        source = "\n" * max(first_line - 2, 0) + header + body
+    else:
+        source = "\n" * max(first_line - 1, 0) + text
+    module = compile(source, code.co_filename, "exec", dont_inherit=True)
+    outer = _code_const(module)
+    if free:
+        outer = _code_const(outer)
+    return outer
+
+
+def _code_const(code):
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            return const
+    raise ValueError("no function in the recovered text")
+
+
+def _shape(code) -> list:
+    ins = version.instructions(code)
+    if ins and ins[0].op == "RETURN_GENERATOR":
+        ins = ins[2:]
+    index = {x.offset: k for k, x in enumerate(ins)}
+
+    def at(offset):
+        while offset not in index and offset <= ins[-1].offset:
+            offset += 2
+        return index.get(offset, len(ins))
+
+    out = []
+    for x in ins:
+        arg = x.arg
+        if hasattr(arg, "co_code"):
+            arg = ("code", code_fingerprint(arg))
+        elif x.target is not None:
+            arg = None
+        else:
+            arg = (type(arg).__name__, repr(arg))
+        out.append((x.op, arg, at(x.target) if x.target is not None else None, x.when, x.null, x.kw))
+    return out
+
+
+def code_fingerprint(code) -> tuple:
+    return (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags & _FLAGS,
+            code.co_varnames[:code.co_argcount + code.co_kwonlyargcount], code.co_freevars, tuple(_shape(code)))
+
+
+def same(original, text: str, first_line: int) -> str | None:
+    """None when `text` compiles to `original`'s instructions; else the first
+    difference, in words."""
+    try:
+        again = recompiled(text, first_line, original)
+    except SyntaxError as exc:
+        return f"the recovered text does not compile ({exc.msg})"
+    a, b = code_fingerprint(original), code_fingerprint(again)
+    if a[:6] != b[:6]:
+        return "the recovered parameters differ"
+    for k, (x, y) in enumerate(zip(a[6], b[6])):
+        if x != y:
+            return f"instruction {k}: {x[0]} {x[1]!r} recovered as {y[0]} {y[1]!r}"
+    if len(a[6]) != len(b[6]):
+        return "the recovered code has another length"
+    return None

@@ -1,0 +1,49 @@
+"""Which text a function's HIR is built from, by capture mode:
+
+* "ast": the function's source file (an error when it cannot be read);
+* "bytecode": the text recovered from its code object (frontend/bytecode);
+* "auto" (the default): the source where it can be read and is a `def`,
+  else the recovered text -- `python -c`, `exec`, the REPL and lambdas.
+"""
+from __future__ import annotations
+
+from ..diagnostics import TranspileError
+from .source import FunctionSource, get_source
+
+
+def mode_of(options) -> str:
+    """The frontend mode of a set of @jit options."""
+    if options.capture_mode == "ast" and getattr(options, "source_fallback", False):
+        return "auto"
+    return options.capture_mode
+
+
+def function_source(pyfunc, mode: str) -> FunctionSource:
+    from . import bytecode
+
+    if mode == "bytecode":
+        return bytecode.function_source(pyfunc)
+    if mode == "auto":
+        if getattr(pyfunc, "__name__", "") == "<lambda>":  # its source line is not a def
+            return bytecode.function_source(pyfunc)
+        try:
+            return get_source(pyfunc)
+        except TranspileError:
+            return bytecode.function_source(pyfunc)
+    return get_source(pyfunc)
+
+
+def effective_mode(pyfunc, mode: str) -> str:
+    """The mode `mode` resolves to for this function (part of the cache key:
+    the same code object may be compiled from its file or from its bytecode)."""
+    if mode != "auto":
+        return mode
+    if getattr(pyfunc, "__name__", "") == "<lambda>":
+        return "bytecode"
+    import inspect
+
+    try:
+        inspect.getsourcelines(pyfunc)
+    except (OSError, TypeError):
+        return "bytecode"
+    return "ast"
