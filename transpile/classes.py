@@ -22,7 +22,8 @@ import warnings
 from . import _runtime
 from .build.backends import check_toolkit
 from .diagnostics import TranspileFallbackWarning
-from .hir import types as T
+from .hir import jit_classes, types as T
+from .hir.jit_classes import accepted_variants, info_of, layout_key
 from .options import make_options
 
 # Magic methods that compile; any other (__repr__, __len__, ...) stays Python.
@@ -83,30 +84,6 @@ class ClassInfo:
             raise TypingError(f"{self.name}.__init__ assigns {', '.join(repr(m) for m in missing)}, which "
                               f"__slots__ does not list", loc,
                               "add them to __slots__ or remove __slots__ (a @jit_class lays out its fields itself)")
-
-
-_INFOS: dict = {}  # class -> ClassInfo
-
-
-def info_of(value):
-    try:
-        return _INFOS.get(value)
-    except TypeError:
-        return None
-
-
-def class_info_named(module: str, qualname: str, identity: str) -> ClassInfo:
-    from .dispatcher import _resolve
-
-    for info in reversed(list(_INFOS.values())):  # this process made it (it may be bound to another name)
-        if info.identity == identity:
-            return info
-    __import__(module)
-    cls = _resolve(module, qualname)
-    info = info_of(cls)
-    if info is None:
-        raise LookupError(f"{module}.{qualname} is not a @jit_class in this process")
-    return info
 
 
 # ---- the decorator -------------------------------------------------------------
@@ -225,7 +202,7 @@ class JitClassMeta(type):
         ns["__reduce__"] = _reduce
         cls = type.__new__(mcs, name, bases, ns)
         info = ClassInfo(cls, members, options, None if slots is None else tuple(slots))
-        _INFOS[cls] = info
+        jit_classes.add_info(cls, info)
         for kind, value in members.values():  # super() in a method starts after the class defining it
             fn = getattr(value, "py_func", value)
             if kind != "attribute" and inspect.isfunction(fn):
@@ -264,37 +241,27 @@ def _constructor(info: ClassInfo):
 
 # ---- layouts -------------------------------------------------------------------
 
-_IDS: dict = {}  # layout key -> number in the bridge
-_TYPES: dict = {}  # number -> T.Instance
-_BY_KEY: dict = {}  # layout key -> T.Instance (every layout compiled code may make)
 _ACCESSORS: dict = {}  # class -> {"get": {field: Dispatcher}, "set": {...}}
-
-
-def layout_key(t: T.Instance) -> str:
-    key = T.cache_text(t)
-    _BY_KEY.setdefault(key, t)
-    return key
 
 
 def layout_id(t: T.Instance) -> int:
     """The bridge's number for layout t, registering it (and loading its
     accessors) on first use in this process."""
     key = layout_key(t)
-    number = _IDS.get(key)
+    number = jit_classes.known_number(key)
     if number is not None:
         return number
     with _LOCK:
-        if key in _IDS:
-            return _IDS[key]
+        if jit_classes.known_number(key) is not None:
+            return jit_classes.known_number(key)
         for _, ft in t.fields:  # nested layouts first: accessors name their numbers
             _register_nested(ft)
         number = _runtime.register_layout(t.cls.cls, key)
-        _IDS[key] = number
-        _TYPES[number] = t
+        jit_classes.record_number(key, number, t)
         try:
             _install_accessors(t, number)
         except BaseException:
-            del _IDS[key]
+            jit_classes.forget_number(key)
             raise
         return number
 
@@ -307,14 +274,10 @@ def _register_nested(t: T.Type) -> None:
             _register_nested(item)
 
 
-def layout_type(number: int) -> T.Instance:
-    return _TYPES[number]
-
-
 def layout_id_for_key(key: str) -> int:
     """Called by the bridge when fallback code receives an instance of a
     layout this process has not registered yet."""
-    return layout_id(_BY_KEY[key])
+    return layout_id(jit_classes.layout_by_key(key))
 
 
 def _install_accessors(t: T.Instance, number: int) -> None:
@@ -346,16 +309,6 @@ def _install_accessors(t: T.Instance, number: int) -> None:
     table["new"][number] = new
 
 
-def accepted_variants(ft: T.Type) -> list:
-    """The argument types a field setter has entries for: every array layout
-    (and writability) a field of type ft can hold."""
-    if isinstance(ft, T.Array):
-        flags = (False, True) if ft.readonly else (False,)
-        return [T.Array(ft.dtype, ft.ndim, layout, ro) for layout in ("C", "F", "A") for ro in flags
-                if not (ft.ndim <= 1 and layout == "F")]
-    return [ft]
-
-
 class _FieldAccess:
     """Slow path of a field's getter or setter (a value of another type)."""
 
@@ -367,7 +320,7 @@ class _FieldAccess:
 
     def _slow_call(self, args, kwargs):
         obj = args[0]
-        layout = _TYPES[obj.__jit_layout__]
+        layout = jit_classes.layout_type(obj.__jit_layout__)
         ft = layout.field(self.name)
         if ft is None:
             raise AttributeError(f"'{self.info.name}' object has no attribute '{self.name}'")
@@ -400,7 +353,7 @@ def _convert_for_field(value, ft):
 
 
 def _repr(self) -> str:
-    t = _TYPES.get(self.__jit_layout__)
+    t = jit_classes.layout_type_or_none(self.__jit_layout__)
     if t is None:
         return object.__repr__(self)
     inner = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in t.fields)
@@ -408,7 +361,7 @@ def _repr(self) -> str:
 
 
 def _reduce(self):
-    t = _TYPES[self.__jit_layout__]
+    t = jit_classes.layout_type(self.__jit_layout__)
     return _rebuild, (type(self), T.serialize(t), tuple(getattr(self, name) for name, _ in t.fields))
 
 
@@ -420,3 +373,5 @@ def _rebuild(cls, layout, values):
         setattr(obj, name, value)
     return obj
 
+
+jit_classes.install(layout_id)

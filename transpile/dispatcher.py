@@ -22,6 +22,7 @@ from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerE
                           TranspileFallbackWarning, UnsupportedArgumentError)
 from .frontend.source import source_hash
 from .hir import types as T
+from .hir.jit_classes import layout_key, resolve as _resolve
 from .options import Options, cache_enabled
 from .importhook import lookup as prebuilt_lookup, no_compiler  # `transpile build` artifacts, no compiler
 
@@ -278,8 +279,6 @@ class JitFunction:
             else:  # @jit_class instances, dicts/sets returned to Python: the host table
                 init_regions(library, ())  # (a no-op for modules that do not export tr_module_init)
             for layout in spec.get("layouts", ()):  # instances fallback code may receive
-                from .classes import layout_key
-
                 layout_key(T.deserialize(layout))
             # descriptors name layouts by their number in this process: made afresh
             arg_desc = tuple(x for t in arg_types for x in T.to_descriptor(t))
@@ -393,18 +392,6 @@ def _dependencies(program, root_func) -> dict:
         jit.append([module, qualname, source_hash(fn)])
     consts = [[module, name, _value_hash(value)] for (module, name), value in program.global_deps.items()]
     return {"jit": sorted(jit), "globals": sorted(consts), "live": globals_rt.records(program, _value_hash)}
-
-
-def _resolve(module: str, qualname: str):
-    from .classes import info_of
-
-    obj = sys.modules.get(module)
-    for part in qualname.split("."):
-        if obj is None:
-            return None
-        info = info_of(obj)  # a @jit_class keeps its __init__ out of the class: constructors call it
-        obj = info.members[part][1] if info is not None and part in info.members else getattr(obj, part, None)
-    return obj
 
 
 def _entry_valid(meta: dict) -> bool:

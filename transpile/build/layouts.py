@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..hir import types as T
+from ..hir.jit_classes import accepted_variants, layout_key
 from . import cache
 
 
@@ -24,7 +25,6 @@ class AccessorModule:
 
 def _accessors(t: T.Instance):
     """(accessor, C++ function name, return type, parameter types, body) of each entry."""
-    from ..classes import accepted_variants
     from ..cxx.lower_classes import field_name
 
     out = []
@@ -84,7 +84,6 @@ def accessor_module(t: T.Instance) -> AccessorModule:
     import numpy
 
     from .. import _runtime
-    from ..classes import layout_key
     from ..options import cache_enabled
     from ..resources import fingerprint
     from .loader import init_regions

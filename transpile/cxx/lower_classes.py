@@ -2,20 +2,14 @@
 through counted references (runtime_cpp/transpile_rt/object.hpp)."""
 from __future__ import annotations
 
-import hashlib
 import json
 
 from ..hir import types as T
-from .names import local_name, symbol
+from ..hir.jit_classes import layout_key
+from .names import local_name
+from .types import ctype, struct_name
 
 OBJECT_HEADER = "transpile_rt/object.hpp"
-
-
-def struct_name(t: T.Instance) -> str:
-    from ..classes import layout_key
-
-    digest = hashlib.sha256(layout_key(t).encode()).hexdigest()[:10]
-    return f"L_{symbol(t.cls.name)}_{digest}"
 
 
 def field_name(name: str) -> str:
@@ -23,9 +17,6 @@ def field_name(name: str) -> str:
 
 
 def struct_decl(t: T.Instance) -> str:
-    from ..classes import layout_key
-    from .types import ctype
-
     lines = [f"// {t.cls.qualname}: the fields of one layout ({t.cls.module})",
              f"struct {struct_name(t)} {{",
              "    tr_object head;  // counted references, the Python object showing it",

@@ -1,9 +1,12 @@
 """C++ spellings of types and literals."""
 from __future__ import annotations
 
+import hashlib
 import math
 
 from ..hir import types as T
+from ..hir.jit_classes import layout_key
+from .names import symbol
 
 SCALAR_CTYPES = {
     "bool": "bool", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
@@ -29,8 +32,6 @@ def ctype(t: T.Type) -> str:
     if isinstance(t, T.List):
         return f"tr::List<{ctype(T.INT if t.elem is None else t.elem)}>"
     if isinstance(t, T.Instance):
-        from .lower_classes import struct_name
-
         return f"tr::Ref<{struct_name(t)}>"
     if t == T.STR:
         return "tr::Str"
@@ -86,3 +87,9 @@ def literal(value, t: T.Type) -> str:
     if t == T.NONE:
         return "tr::none_t{}"
     raise TypeError(f"no literal for {t}")
+
+
+def struct_name(t: T.Instance) -> str:
+    """The C++ struct of one @jit_class field layout (cxx/lower_classes.py declares it)."""
+    digest = hashlib.sha256(layout_key(t).encode()).hexdigest()[:10]
+    return f"L_{symbol(t.cls.name)}_{digest}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..diagnostics import TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
+from ..hir.jit_classes import info_of  # noqa: F401  (the typer reads it here: classes.info_of)
 from . import promote
 from .targets import jit_target
 
@@ -27,12 +28,6 @@ class SuperRef:
     after: object  # ClassInfo of the class defining the method
     self_type: T.Instance
     self_name: str
-
-
-def info_of(value):
-    from ..classes import info_of as lookup
-
-    return lookup(value)
 
 
 def field_type(t: T.Type) -> T.Type:
