@@ -26,7 +26,7 @@ def _load() -> None:
         _LOADED = True
         from . import builtins_lib, math_lib  # noqa: F401  (they register themselves)
         from . import numpy_ufuncs, numpy_creation, numpy_reductions, numpy_linalg  # noqa: F401
-        from . import numpy_shape, numpy_join, numpy_sorting  # noqa: F401
+        from . import numpy_shape, numpy_join, numpy_sorting, numpy_stats  # noqa: F401
         from . import lists  # noqa: F401  (wraps len/sum/min/max/sorted/list/tuple/np.array... for lists)
         from . import dicts  # noqa: F401  (strs, dicts, sets, itertools; wraps len)
         from . import print_lib  # noqa: F401
