@@ -4,7 +4,7 @@ Finds the @jit functions of files, packages and directories by importing
 them; takes the signatures to build from `@jit(signatures=[...])`, from
 parameter annotations (read from the source text, never evaluated) and from
 `# transpile: export f(float64[:], int64)` comments; builds them with up to
-`jobs` compiler processes at once.  build/prebuilt.py writes the artifacts:
+`jobs` compiler processes at once.  prebuilt.py writes the artifacts:
 cache entries (keyed as the decorator keys them, marked `aot`) or, with
 `inplace`, `__transpile__/` folders beside each source with a manifest that
 the import hook reads (importhook.py).
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import diagnostics, importhook
-from .build import prebuilt
+from . import prebuilt
 from .diagnostics import TranspileError
 
 # A function that cannot be compiled at all runs in CPython (issue 3's whole-function JIT Fallback).

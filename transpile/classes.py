@@ -233,6 +233,7 @@ def _compiled(jit, fn, options):
 
 
 def _constructor(info: ClassInfo):
+    from . import importhook  # noqa: F401  (hands the dispatcher its lookup of prebuilt artifacts)
     from .dispatcher import JitFunction
 
     impl = JitFunction(info.init, info.options, construct=info)

@@ -36,6 +36,7 @@ def jit(function=None, *, capture_mode=None, jit_level="O0", dynamic=False, full
     def wrap(func):
         if not inspect.isfunction(func):
             raise TypeError(f"@jit can only decorate Python functions, not {type(func).__name__}")
+        from . import importhook  # noqa: F401  (hands the dispatcher its lookup of prebuilt artifacts)
         from .dispatcher import JitFunction
 
         impl = JitFunction(func, opts)

@@ -24,20 +24,34 @@ from .frontend.source import source_hash
 from .hir import types as T
 from .hir.jit_classes import layout_key, resolve as _resolve
 from .options import Options, cache_enabled
-from .importhook import lookup as prebuilt_lookup, no_compiler  # `transpile build` artifacts, no compiler
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
              "complex64/complex128 (any shape and strides), tuples of these, and None; with backend='cuda' also "
              "device arrays (__cuda_array_interface__: CuPy, PyTorch CUDA tensors)")
 
 
-# Specializations translated and compiled by this process (not loaded from
-# the cache): read by tests and `transpile cache` tooling.
-COMPILE_COUNT = 0
+# `transpile build` artifacts and the policy when no C++ compiler is found live
+# in importhook.py, a layer above: it hands them over when imported, and every
+# maker of a JitFunction (decorators, classes, pickling) imports it first.
+_PREBUILT = None  # (lookup(jf, arg_types) -> spec or None, no_compiler(jf, arg_types, exc))
+
+
+def use_prebuilt(lookup, no_compiler) -> None:
+    global _PREBUILT
+    _PREBUILT = (lookup, no_compiler)
+
+
+def __getattr__(name):
+    if name == "COMPILE_COUNT":  # counted in build/cache.py: build/layouts.py compiles too
+        return cache.COMPILE_COUNT
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class JitFunction:
     def __init__(self, py_func, options: Options, construct=None):
+        if _PREBUILT is None:
+            raise RuntimeError("import transpile.importhook before making a JitFunction: it hands the dispatcher "
+                               "the lookup of prebuilt artifacts")
         self.py_func = py_func
         self.options = options
         self.construct = construct  # a @jit_class's ClassInfo: py_func is its __init__, calls construct
@@ -97,7 +111,6 @@ class JitFunction:
     def _translate_for(self, signature, backend: str) -> str:
         from dataclasses import replace
 
-        from .inspection import translate
         from .options import make_options
 
         make_options(backend=backend, check_toolkit=False)  # a ValueError names the valid backends
@@ -198,10 +211,10 @@ class JitFunction:
         if types in self._python_mode:
             return self.py_func(*call[0], **call[1])
         try:
-            before = COMPILE_COUNT
+            before = cache.COMPILE_COUNT
             spec = self._ensure(types)
         except NoCompilerError as exc:  # no usable C++ compiler, nothing prebuilt: importhook's one policy
-            no_compiler(self, types, exc)  # a NoCompilerWarning, or the error under fullgraph
+            _PREBUILT[1](self, types, exc)  # a NoCompilerWarning, or the error under fullgraph
             return self.py_func(*call[0], **call[1])
         except FunctionNotCompilable as exc:
             if self.options.fullgraph:
@@ -215,7 +228,7 @@ class JitFunction:
             reason = f"the C++ transpile generated for ({', '.join(map(str, types))}) failed to compile\n{exc}"
             self._python_mode[types] = reason
             return self._run_in_python(call, reason)
-        if COMPILE_COUNT != before and spec.get("fallbacks"):
+        if cache.COMPILE_COUNT != before and spec.get("fallbacks"):
             from .fallback_rt import report_text
 
             warnings.warn(TranspileFallbackWarning(report_text(self.py_func, spec["fallbacks"])), stacklevel=2)
@@ -315,7 +328,7 @@ class JitFunction:
             from .build import artifacts
 
             return artifacts.install(artifact)
-        prebuilt = prebuilt_lookup(self, arg_types)  # built by `transpile build` (importhook.py)
+        prebuilt = _PREBUILT[0](self, arg_types)  # built by `transpile build` (importhook.py)
         if prebuilt is not None:
             return prebuilt
         use_cache = self.options.cache and cache_enabled()
@@ -332,8 +345,7 @@ class JitFunction:
         from .fallback_rt import with_sources
         from .passes.pipeline import translate
 
-        global COMPILE_COUNT
-        COMPILE_COUNT += 1
+        cache.COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
         regions = with_sources(tr.regions)  # the entry runs wherever the project moves
@@ -359,6 +371,17 @@ class JitFunction:
             "fallbacks": tr.fallbacks,
             "releases_gil": releases_gil(tr, arg_types, self.options),
         }
+
+
+def translate(impl: JitFunction, types: tuple, options=None):
+    """The Translation (C++ text, typed program) of one specialization, its
+    entry named as the cache entry names it (`transpile show`, f.inspect_cpp)."""
+    from .cxx.names import symbol
+    from .passes.pipeline import translate as run
+
+    options = options or impl.options
+    key = impl._key(types) if options == impl.options else "0" * 12
+    return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
 
 
 def _flat_descriptor(types):

@@ -19,8 +19,9 @@ a `manifest.json` listing them.  Two things use it:
   function runs as plain Python with one NoCompilerWarning (an error under
   fullgraph=True), in scripts, under the hook and `transpile run` alike.
 
-This module is imported by the dispatcher, so it stays light: no libcst,
-no Jinja2, no subprocess.
+Importing this module hands `lookup` and `no_compiler` to the dispatcher
+(dispatcher.use_prebuilt); whoever makes a JitFunction imports it first, so
+it stays light: no libcst, no Jinja2, no subprocess.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ import sys
 import sysconfig
 import warnings
 
+from . import dispatcher
 from .diagnostics import NoCompilerError
 
 DIRNAME = "__transpile__"
@@ -487,3 +489,6 @@ def run(argv: list[str], module: bool = False) -> None:
     else:
         sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
         runpy.run_path(target, run_name="__main__")
+
+
+dispatcher.use_prebuilt(lookup, no_compiler)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import aot, importhook
 from .diagnostics import TranspileError
+from .dispatcher import translate
 
 _STMT = re.compile(r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$")
 _FUNC = re.compile(r"^// .*\[(?P<file>[^\]:]+):(?P<line>\d+)\]\s*$")
@@ -92,20 +93,9 @@ def entry_label(meta: dict) -> str:
 
 
 def _cached() -> list:
-    from .build import cache
+    from .build import cache_admin
 
-    return cache.entries()
-
-
-def translate(impl, types: tuple, options=None):
-    """The Translation (C++ text, typed program) of one specialization, named as
-    the dispatcher names it."""
-    from .cxx.names import symbol
-    from .passes.pipeline import translate as run
-
-    options = options or impl.options
-    key = impl._key(types) if options == impl.options else "0" * 12
-    return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
+    return cache_admin.entries()
 
 
 def show(target: str, signature: str | None = None, backend: str | None = None, jit_level: str | None = None,

@@ -100,6 +100,7 @@ def _main_or_value(module, qualname, token, payload, shipped):
     if dispatcher is None:
         import cloudpickle  # noqa: F401 - the payload was made by it
 
+        from . import importhook  # noqa: F401  (hands the dispatcher its lookup of prebuilt artifacts)
         from .dispatcher import JitFunction
 
         fn, options = pickle.loads(payload)

@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from .. import importhook
+from . import importhook
 
 # ---- building one specialization ----------------------------------------------------
 
@@ -24,7 +24,7 @@ _TRANSLATE = threading.Lock()  # libcst front end and the Program are not shared
 
 
 def _translate(impl, types, options, sym):
-    from ..passes.pipeline import translate
+    from .passes.pipeline import translate
 
     with _TRANSLATE:
         return translate(impl.py_func, types, options, sym)
@@ -32,7 +32,7 @@ def _translate(impl, types, options, sym):
 
 def _compile(src: Path, lib: Path, options, portable: bool) -> None:
     """The JIT's compile, without -march=native for artifacts that ship (--inplace)."""
-    from . import toolchain
+    from .build import toolchain
 
     toolchain.compile_shared(str(src), str(lib), options, portable=portable, progress=False)  # aot's own progress
 
@@ -45,7 +45,7 @@ _MAX_SCALAR_VARIANTS = 3  # 2**3 - 1 extra translations at most
 def _behaviour(tr) -> tuple:
     """What decides a build's behaviour: its C++ without comments (which spell the
     argument types), its result type, and its JIT Fallback regions."""
-    from ..hir import types as T
+    from .hir import types as T
 
     code = "\n".join(line for line in tr.cpp.splitlines() if not line.lstrip().startswith("//"))
     return code, T.serialize(tr.return_type), json.dumps(tr.regions, sort_keys=True, default=str)
@@ -57,8 +57,8 @@ def scalar_variants(task, options, sym: str, tr) -> list[list]:
     with the values, types and exceptions CPython gives, because each translation
     does.  Where the code differs (np.float64(1) / 0 is inf, 1.0 / 0 raises;
     w * 2 is a float or an np.float64) the variant is not listed."""
-    from ..diagnostics import TranspileError
-    from ..hir import types as T
+    from .diagnostics import TranspileError
+    from .hir import types as T
 
     flips = [i for i, t in enumerate(task.types) if type(t) is T.Scalar and t.dtype in _WEAK_DTYPES]
     if not flips or len(flips) > _MAX_SCALAR_VARIANTS:
@@ -80,17 +80,17 @@ def scalar_variants(task, options, sym: str, tr) -> list[list]:
 
 
 def _count_compile() -> None:
-    from .. import dispatcher
+    from .build import cache
 
     with _TRANSLATE:
-        dispatcher.COMPILE_COUNT += 1
+        cache.COMPILE_COUNT += 1
 
 
 def build_cached(task, options, force: bool) -> str:
-    from . import cache
-    from ..cxx.names import symbol
-    from ..dispatcher import _dependencies, _deps_valid
-    from ..hir import types as T
+    from .build import cache
+    from .cxx.names import symbol
+    from .dispatcher import _dependencies, _deps_valid
+    from .hir import types as T
 
     probe = copy.copy(task.impl)
     probe.options = options
@@ -127,7 +127,7 @@ def _fallback_meta(tr, relative_to: Path | None = None) -> dict:
     the dispatcher stores them; region files relative to the source for --inplace."""
     if not hasattr(tr, "regions"):
         return {}
-    from ..fallback_rt import with_sources
+    from .fallback_rt import with_sources
 
     regions = with_sources(tr.regions)  # sources travel with the artifact
     if relative_to is not None:
@@ -137,7 +137,7 @@ def _fallback_meta(tr, relative_to: Path | None = None) -> dict:
 
 
 def _inplace_deps(program, fn) -> dict:
-    from ..dispatcher import _value_hash
+    from .dispatcher import _value_hash
 
     home = fn.__module__
     jit = [["" if m == home else m, q, importhook.text_hash(f)] for (m, q), f in program.jit_deps.items()
@@ -148,10 +148,10 @@ def _inplace_deps(program, fn) -> dict:
 
 def build_inplace(task, options, force: bool, old: dict) -> tuple[str, dict]:
     """Builds into __transpile__/ beside the source; returns (status, manifest entry)."""
-    from .. import _runtime
-    from .cache import make_key
-    from ..cxx.names import symbol
-    from ..hir import types as T
+    from . import _runtime
+    from .build.cache import make_key
+    from .cxx.names import symbol
+    from .hir import types as T
 
     fn = task.impl.py_func
     src_file = Path(fn.__code__.co_filename)

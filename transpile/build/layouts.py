@@ -102,10 +102,9 @@ def accessor_module(t: T.Instance) -> AccessorModule:
 
 
 def _build(t: T.Instance, options, staging) -> dict:
-    from .. import dispatcher
     from .toolchain import compile_shared
 
-    dispatcher.COMPILE_COUNT += 1
+    cache.COMPILE_COUNT += 1
     text, symbols = source(t, options)
     src = staging / cache.SOURCE
     src.write_text(text)
