@@ -7,7 +7,7 @@ import inspect
 
 from ..classes import jit_class
 from ..decorators import jit as _jit
-from . import types as nbtypes
+from .types import NumbaType, Signature, none, parse
 from .options import map_options, warn_once
 
 _SCALAR_PYTHON = {"bool", "int64", "float64", "complex128"}  # dtypes Python's own numbers arrive as
@@ -30,14 +30,14 @@ def njit(*args, **options):
 def _decorate(target, numba_options: dict, default_nopython: bool):
     numba_options = {k: v for k, v in numba_options.items() if v is not None}
     opts = map_options(numba_options, default_nopython)
-    if callable(target) and not isinstance(target, (str, nbtypes.Signature, nbtypes.NumbaType)):
+    if callable(target) and not isinstance(target, (str, Signature, NumbaType)):
         return _wrap(target, opts, ())
     if target is None:
         sigs = ()
-    elif isinstance(target, (list, tuple)) and not all(isinstance(t, nbtypes.NumbaType) for t in target):
-        sigs = tuple(nbtypes.parse(s) for s in target)
+    elif isinstance(target, (list, tuple)) and not all(isinstance(t, NumbaType) for t in target):
+        sigs = tuple(parse(s) for s in target)
     else:
-        sigs = (nbtypes.parse(target),)
+        sigs = (parse(target),)
     return lambda fn: _wrap(fn, opts, sigs)
 
 
@@ -55,7 +55,7 @@ def _wrap(fn, opts: dict, sigs: tuple):
     return dispatcher
 
 
-def compile_signature(dispatcher, sig: nbtypes.Signature) -> None:
+def compile_signature(dispatcher, sig: Signature) -> None:
     """Compiles a declared signature now.  Python's int/float/bool/complex
     arrive as int64/float64/bool/complex128: those scalars are compiled for
     Python numbers, which is how such signatures are called."""
@@ -68,7 +68,7 @@ def compile_signature(dispatcher, sig: nbtypes.Signature) -> None:
         arg_types.append(t)
     dispatcher.compile(arg_types)
     declared = sig.return_type
-    if declared is None or declared is nbtypes.none:
+    if declared is None or declared is none:
         return
     spec = next(s for s in dispatcher._specializations if s["types"] == tuple(arg_types))
     got, wanted = T.deserialize(spec["result_type_ser"]), T.parse_type(declared.text)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..decorators import jit as _jit
 from ..hir import types as T
-from . import types as nbtypes
+from .types import Signature, parse
 from .options import map_options
 
 _KINDS_FOR_PYTHON = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
@@ -34,7 +34,7 @@ def vectorize(ftylist_or_function=(), identity=None, nopython=True, target="cpu"
     @vectorize("f8(f8)"); identity= (0, 1, "reorderable" or None) is what
     reduce starts from on an empty axis; target="parallel" runs the loop on threads."""
     opts = _options(nopython, target, cache, options)
-    if callable(ftylist_or_function) and not isinstance(ftylist_or_function, nbtypes.Signature):
+    if callable(ftylist_or_function) and not isinstance(ftylist_or_function, Signature):
         return Vectorized(ftylist_or_function, (), identity, opts)
     sigs = _signatures(ftylist_or_function)
     return lambda fn: Vectorized(fn, sigs, identity, opts)
@@ -57,9 +57,9 @@ def _options(nopython, target, cache, options) -> dict:
 
 
 def _signatures(value) -> tuple:
-    if isinstance(value, (str, nbtypes.Signature)):
+    if isinstance(value, (str, Signature)):
         value = [value]
-    return tuple(nbtypes.parse(s) for s in value)
+    return tuple(parse(s) for s in value)
 
 
 # ---- the generated loops ------------------------------------------------------------------
