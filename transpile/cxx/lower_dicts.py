@@ -72,7 +72,7 @@ def to_py(t, x: str, depth: int = 0) -> str:
 
 def printf_format(spec: str, t) -> str | None:
     """The printf format for a Python format spec (None: pad str(x))."""
-    from ..passes.dicts import SPEC
+    from ..library.container_rules import SPEC
 
     m = SPEC.match(spec)
     zero, width, prec, kind = m.group("zero") or "", m.group("width") or "", m.group("prec"), m.group("type")
@@ -154,7 +154,7 @@ class DictLowering:
             return f"tr::str_of({x})"
         fmt = printf_format(part.spec, t)
         if fmt is None:
-            from ..passes.dicts import SPEC
+            from ..library.container_rules import SPEC
 
             m = SPEC.match(part.spec)
             return f"tr::pad(tr::str_of({x}), {int(m.group('width') or 0)}, {'true' if m.group('zero') else 'false'})"

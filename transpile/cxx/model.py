@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class CExpr:
-    """A lowered expression; lazy ones are unevaluated array expressions."""
-
-    code: str
-    lazy: bool = False
+from ..library.base import CExpr  # noqa: F401  (made by library entries too: defined below them)
 
 
 @dataclass

@@ -4,20 +4,9 @@ entries."""
 from __future__ import annotations
 
 from .base import Entry
+from .registry import apply_wrappers, entries, entry_for, method_entry, register, register_method  # noqa: F401
 
-_BY_ID: dict[int, Entry] = {}
-_KEEP = []  # keeps keyed objects alive so ids stay unique
-_METHODS: dict[str, Entry] = {}
 _LOADED = False
-
-
-def register(obj, entry: Entry) -> None:
-    _BY_ID[id(obj)] = entry
-    _KEEP.append(obj)
-
-
-def register_method(name: str, entry: Entry) -> None:
-    _METHODS[name] = entry
 
 
 def _load() -> None:
@@ -31,13 +20,12 @@ def _load() -> None:
         from . import dicts  # noqa: F401  (strs, dicts, sets, itertools; wraps len)
         from . import print_lib  # noqa: F401
 
+        apply_wrappers([lists.__name__, dicts.__name__])
+
 
 def lookup_callable(obj) -> Entry | None:
     _load()
-    try:
-        return _BY_ID.get(id(obj))
-    except TypeError:
-        return None
+    return entry_for(obj)
 
 
 def lookup_method(receiver_type, name: str) -> Entry | None:
@@ -45,10 +33,10 @@ def lookup_method(receiver_type, name: str) -> Entry | None:
     from ..hir import types as T
 
     if isinstance(receiver_type, (T.Array, T.Scalar)):
-        return _METHODS.get(name)
+        return method_entry(name)
     return None
 
 
 def all_entries() -> list[Entry]:
     _load()
-    return list(_BY_ID.values()) + list(_METHODS.values())
+    return entries()

@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
 
 

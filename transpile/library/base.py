@@ -14,6 +14,15 @@ from ..hir.types import Type
 NOT_CONST = object()
 
 
+@dataclass(frozen=True)
+class CExpr:
+    """A lowered expression (C++ text); lazy ones are unevaluated array
+    expressions.  Entries' lowering rules return them, and so does cxx/."""
+
+    code: str
+    lazy: bool = False
+
+
 class NotYetKnown(Exception):
     """Raised by an entry's typing rule when an argument's type is not settled
     yet (an empty dict before its stores are typed): the typer tries again on

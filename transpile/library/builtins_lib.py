@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import builtins
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
 from ..passes import promote
-from . import register
+from .registry import register
 from .base import NOT_CONST, Entry
 from ..parallel import prange
 

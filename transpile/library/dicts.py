@@ -6,10 +6,11 @@ from __future__ import annotations
 import builtins
 import itertools
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import lookup_callable, register
+from .registry import register, wrap
 from .base import NOT_CONST, Entry
+from .container_rules import check_key, formattable
 
 H_STR = "transpile_rt/str.hpp"
 H_DICT = "transpile_rt/dict.hpp"
@@ -69,9 +70,7 @@ METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
 
 # ---- len() of strs, dicts, sets and views: wraps the builtins entry ---------------------------
 
-def _wrap_len():
-    prev = lookup_callable(builtins.len)
-
+def _wrap_len(prev):
     def infer(site):
         if len(site.args) == 1 and isinstance(site.args[0], (T.Str, T.Dict, T.Set, T.DictView)):
             return T.INT, ("dicts", site.args[0])
@@ -84,12 +83,10 @@ def _wrap_len():
             return CExpr(f"{ls.args[0].code}.size()")
         return prev.lower(ls)
 
-    register(builtins.len, Entry("len", infer, lower, tuple(prev.headers) + (H_STR, H_DICT)))
+    return Entry("len", infer, lower, tuple(prev.headers) + (H_STR, H_DICT))
 
 
-def _wrap_bool():
-    prev = lookup_callable(builtins.bool)
-
+def _wrap_bool(prev):
     def infer(site):
         if len(site.args) == 1 and isinstance(site.args[0], (T.Str, T.Dict, T.Set)):
             return T.BOOL, ("dicts",)
@@ -100,14 +97,12 @@ def _wrap_bool():
             return CExpr(f"tr::truthy({ls.args[0].code})")
         return prev.lower(ls)
 
-    register(builtins.bool, Entry("bool", infer, lower, tuple(prev.headers) + (H_STR, H_DICT)))
+    return Entry("bool", infer, lower, tuple(prev.headers) + (H_STR, H_DICT))
 
 
 # ---- str(), set(), dict() ---------------------------------------------------------------------
 
 def _str(site):
-    from ..passes.dicts import formattable
-
     site.check_arity(0, 1)
     if not site.args:
         return T.STR, None
@@ -140,8 +135,6 @@ def _elem_of(t):
 
 
 def _set(site):
-    from ..passes.dicts import check_key
-
     site.check_arity(0, 1)
     if not site.args:
         return T.Set(T.UNKNOWN), None
@@ -155,8 +148,6 @@ def _set(site):
 def _set_lower(ls):
     if ls.site_info is None:
         return _empty_map(ls)
-    from ..cxx.model import Line
-
     node, it = ls.site_info
     lw = ls.lower
     out = lw.tmp("set")
@@ -167,8 +158,10 @@ def _set_lower(ls):
     lw.emit(header)
     elem_t = lw.program_elem_type(it)
     code = lw.pack_elems(elem, elem_t) if isinstance(elem, list) else elem
-    lw.lines.append(Line(1, f"{out}.add({lw.convert(CExpr(code), elem_t, ls.result.elt)});"))
-    lw.lines.append(Line(0, "}"))
+    lw.depth = 1
+    lw.emit(f"{out}.add({lw.convert(CExpr(code), elem_t, ls.result.elt)});")
+    lw.depth = 0
+    lw.emit("}")
     body = lw.lines
     lw.lines, lw.depth, lw.pre = saved
     lw.pre.extend("    " * line.indent + line.text for line in body)
@@ -229,8 +222,8 @@ def _register():
     register(itertools.product, Entry("product", _product, _iter_only, ("transpile_rt/itertools.hpp",)))
     register(itertools.combinations, Entry("combinations", _combinations, _iter_only,
                                            ("transpile_rt/itertools.hpp",)))
-    _wrap_len()
-    _wrap_bool()
+    wrap(builtins.len, _wrap_len)
+    wrap(builtins.bool, _wrap_bool)
 
 
 _register()

@@ -9,10 +9,10 @@ import builtins
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
 from ..passes import promote
-from . import lookup_callable, register
+from .registry import wrap as wrap_entry
 from .base import Entry, NotYetKnown
 
 H_LIST = "transpile_rt/list.hpp"
@@ -28,8 +28,10 @@ class Mine:
 
 
 def wrap(obj, name, infer, lower, extra_headers=()):
-    old = lookup_callable(obj)  # (loads the other tables first, whichever module is imported first)
+    wrap_entry(obj, lambda old: _wrapped(old, name, infer, lower, extra_headers))
 
+
+def _wrapped(old, name, infer, lower, extra_headers) -> Entry:
     def w_infer(site):
         r = infer(site)
         if r is not None:
@@ -45,17 +47,15 @@ def wrap(obj, name, infer, lower, extra_headers=()):
         return old.lower(ls)
 
     headers = tuple(old.headers) if old else ()
-    register(obj, Entry(name, w_infer, w_lower, headers + (H_LIST,) + tuple(extra_headers)))
+    return Entry(name, w_infer, w_lower, headers + (H_LIST,) + tuple(extra_headers))
 
 
 def _ct(ls, t):
     return ls.lower.ctype(t)
 
 
-def _elem_ct(t: T.List) -> str:
-    from ..cxx.types import ctype
-
-    return ctype(T.INT if t.elem is None else t.elem)
+def _elem_ct(lw, t: T.List) -> str:
+    return lw.ctype(T.INT if t.elem is None else t.elem)
 
 
 def _is_list(t):
@@ -89,7 +89,7 @@ def _method(name):
         lw = ls.lower
         recv = ls.args[0].code
         lt = ls.arg_types[0]
-        e = _elem_ct(lt)
+        e = _elem_ct(lw, lt)
         args = ls.args[1:]
         types = ls.arg_types[1:]
         if name == "append":
@@ -125,11 +125,9 @@ METHODS = {n: _method(n) for n in ("append", "extend", "insert", "pop", "remove"
 
 def as_list(lw, x: CExpr, t, like: T.List) -> str:
     """C++ list of like's element type from a list, homogeneous tuple or 1-d array value."""
-    from ..cxx.types import ctype
-
     if isinstance(t, T.List):
         return lw.convert(x, t, T.List(like.elem, t.frozen)) if t.elem != like.elem else x.code
-    e = ctype(like.elem)
+    e = lw.ctype(like.elem)
     if isinstance(t, T.Tuple):
         return f"tr::list_from_tuple<{e}>({x.code})"
     return f"tr::list_from_array<{e}>({lw.ev(x)})"
@@ -231,7 +229,7 @@ def _make_list(ls, kind, fresh_ok):
     """C++ list (a new one unless fresh_ok and the value is already new) from argument 0."""
     lw = ls.lower
     rt = ls.result
-    e = _elem_ct(rt)
+    e = _elem_ct(lw, rt)
     x, t = ls.args[0], ls.arg_types[0]
     if kind == "range":
         args = ", ".join(f"int64_t({a})" for a in ls.site_info[1])
@@ -274,7 +272,7 @@ def _list_ctor(frozen):
     def lower(ls):
         kind, _ = ls.site_info
         if kind == "empty":
-            return CExpr(f"tr::List<{_elem_ct(ls.result)}>::make()")
+            return CExpr(f"tr::List<{_elem_ct(ls.lower, ls.result)}>::make()")
         if kind == "same":
             return ls.args[0]
         if kind == "range":
@@ -283,7 +281,7 @@ def _list_ctor(frozen):
             codes = [lw.expr(n).code for n in nodes]
             start, stop, step = ("0", codes[0], "1") if len(codes) == 1 else (
                 (codes[0], codes[1], "1") if len(codes) == 2 else tuple(codes))
-            return CExpr(f"tr::list_range<{_elem_ct(ls.result)}>(int64_t({start}), int64_t({stop}), int64_t({step}))")
+            return CExpr(f"tr::list_range<{_elem_ct(ls.lower, ls.result)}>(int64_t({start}), int64_t({stop}), int64_t({step}))")
         return CExpr(_make_list(ls, kind, True))
 
     return infer, lower

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register
+from .registry import register
 from .base import Entry
 
 HEADER = ("transpile_rt/math/math.hpp",)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
 from ..passes import promote
 from .base import NOT_CONST

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register
+from .registry import register
 from .base import Entry
 from .numpy_common import H_CREATE, WEAK_VALUE, dtype_arg, shape_arg, shape_code, weak_fill_dtype
 

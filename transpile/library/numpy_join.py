@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register, register_method
+from .registry import register, register_method
 from .base import Entry
 from .numpy_common import (DEFAULT_DTYPE, H_JOIN, H_SHAPE, Fail, array_code, axis_code, cast_check, code_of,
                            const_value, dtype_arg, has_arg, int_arg, is_none_arg, lowering, need_array,

@@ -4,10 +4,10 @@ import math
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
 from ..passes import promote
-from . import register, register_method
+from .registry import register, register_method
 from .base import NOT_CONST, Entry
 from .numpy_common import (H_JOIN, H_LA, H_LINALG, H_SHAPE, Fail, array_code, axis_code, code_of, const_value,
                            int_arg, keepdims_arg, lowering, need_array, real_float)

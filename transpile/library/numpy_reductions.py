@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register, register_method
+from .registry import register, register_method
 from .base import NOT_CONST, Entry
 from .numpy_common import (H_CUM, H_JOIN, H_REDUCE, H_SHAPE, array_code, axis_code, code_of, dtype_arg,
                            dtype_of_value, int_arg, is_array, is_none_arg, keepdims_arg, need_array)

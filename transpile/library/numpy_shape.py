@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register, register_method
+from .registry import register, register_method
 from .base import NOT_CONST, Entry
 from .numpy_common import H_ITEM, H_SHAPE, dtype_arg
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register, register_method
+from .registry import register, register_method
 from .base import Entry
 from .numpy_common import (H_HIST, H_SHAPE, H_SORT, WEAK_VALUE, Fail, array_code, axis_code, cast_check, code_of,
                            const_value, dtype_of_value, has_arg, int_arg, lowering, need_array, type_at)

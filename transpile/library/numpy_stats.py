@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
-from . import register
+from .registry import register
 from .base import Entry
 from .numpy_common import array_code, code_of, const_value, need_array
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import types as T
 from ..passes import promote
-from . import register, register_method
+from .registry import register, register_method
 from .base import Entry
 from .numpy_common import H_ITEM, H_UFUNC, WEAK_VALUE
 

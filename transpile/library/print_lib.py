@@ -15,10 +15,10 @@ from __future__ import annotations
 import builtins
 import sys
 
-from ..cxx.model import CExpr
+from .base import CExpr
 from ..hir import nodes as h
 from ..hir import types as T
-from . import register
+from .registry import register
 from .base import Entry
 
 H_PRINT = "transpile_rt/builtins/print.hpp"

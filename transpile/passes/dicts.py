@@ -14,13 +14,13 @@ cxx/lower_dicts.py.
 """
 from __future__ import annotations
 
-import re
-
 from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library.container_rules import check_key, check_value, formattable
 from .containers import exact_join
-from . import indexing
+from .index_info import IndexInfo
+from .lists import setitem as list_setitem
 
 MAPS = (T.Dict, T.Set)
 MINE = (T.Dict, T.Set, T.DictView, T.Str)
@@ -40,27 +40,6 @@ class Op:
 
 
 # ---- element types ----------------------------------------------------------------
-
-def check_key(node, t):
-    if isinstance(t, T.Scalar) or t == T.STR or t == T.UNKNOWN:
-        return
-    if isinstance(t, T.Tuple):
-        for i in t.items:
-            check_key(node, i)
-        return
-    raise TypingError(f"unhashable type: '{t}' (compiled dict keys and set items are numbers, strs or tuples "
-                      "of them)", node.loc)
-
-
-def check_value(node, t):
-    if isinstance(t, (T.Scalar, T.Array, T.Str, T.Dict, T.Set, T.Unknown)) or t == T.NONE:
-        return
-    if isinstance(t, T.Tuple):
-        for i in t.items:
-            check_value(node, i)
-        return
-    raise TypingError(f"cannot put {t} in a dict in compiled code", node.loc)
-
 
 def ejoin(node, a, b, what="the dict"):
     """The element type holding both a and b (CPython's types kept exactly)."""
@@ -184,34 +163,6 @@ def e_SetComp(typer, node: h.SetComp):
 
 # ---- str formatting ----------------------------------------------------------------------
 
-SPEC = re.compile(r"^(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?(?P<type>[fFeEd]?)$")
-
-
-def formattable(node, t, spec: str | None):
-    """Checks str()/format() of t with `spec` compiles to CPython's text."""
-    if t == T.STR:
-        if spec:
-            raise TypingError("format specs on strs are not supported in compiled code", node.loc)
-        return
-    if not isinstance(t, T.Scalar) or t.kind == "c" or t.dtype in ("float32",):
-        raise TypingError(f"str() of {t} is not supported in compiled code", node.loc,
-                          "compiled code formats ints, bools, float64 and strs")
-    if not spec:
-        return
-    m = SPEC.match(spec)
-    if not m:
-        raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
-                          "supported: [0][width][.precision](f|e|d)")
-    kind = m.group("type")
-    if t.kind == "b" and kind != "":
-        raise TypingError("format specs on bools are not supported in compiled code", node.loc)
-    if kind == "d" and t.kind == "f":
-        raise TypingError("Unknown format code 'd' for object of type 'float'", node.loc)
-    if kind == "" and m.group("prec") is not None:
-        raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
-                          "name the presentation type, e.g. '.3f'")
-
-
 def e_FString(typer, node: h.FString):
     ok = True
     for part in node.parts:
@@ -297,12 +248,12 @@ def getitem(typer, node: h.Subscript, base):
         raise typer.error(node, f"'{base}' object is not subscriptable")
     key = _key_type(typer, node)
     if key is None:
-        return indexing.IndexInfo("dict", None)
+        return IndexInfo("dict", None)
     lookup_key(typer, node, base.key, key)
     if base.value == T.UNKNOWN:
         typer.unknown.append(node)
-        return indexing.IndexInfo("dict", None)
-    return indexing.IndexInfo("dict", base.value, const_index=key)
+        return IndexInfo("dict", None)
+    return IndexInfo("dict", base.value, const_index=key)
 
 
 def setitem(typer, target: h.Subscript, base, value):
@@ -313,13 +264,13 @@ def setitem(typer, target: h.Subscript, base, value):
         raise typer.error(target, f"'{base}' object does not support item assignment")
     key = _key_type(typer, target)
     if key is None or value is None:
-        return indexing.IndexInfo("dict", value)
+        return IndexInfo("dict", value)
     if base.key != T.UNKNOWN:
         lookup_key(typer, target, base.key, key)
         if isinstance(key, T.Scalar) and isinstance(base.key, T.Scalar):
             key = base.key  # an int key stored in a float-keyed dict: converted
     store(typer, target.value, base, key, value, target)
-    return indexing.IndexInfo("dict", value, const_index=key)
+    return IndexInfo("dict", value, const_index=key)
 
 
 # ---- methods ---------------------------------------------------------------------------
@@ -455,6 +406,12 @@ def augassign(typer, s: h.AugAssign, cur, val):
     if isinstance(target, h.Name):
         typer.set_var(target, target.id, ops.result)
     elif isinstance(target, h.Subscript):
-        typer.tf.subscripts[target] = indexing.setitem(typer, target, typer.expr(target.value), ops.result)
+        base = typer.expr(target.value)
+        if isinstance(base, T.List):  # an item of a list of strs
+            typer.tf.subscripts[target] = list_setitem(typer, target, base, ops.result)
+        elif isinstance(base, (T.Dict, T.Str)):
+            typer.tf.subscripts[target] = setitem(typer, target, base, ops.result)
+        else:
+            raise typer.error(target, f"'{base}' object does not support item assignment")
     else:
         raise typer.error(s, "augmented assignment to this target is not supported")

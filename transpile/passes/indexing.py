@@ -4,20 +4,10 @@ layout stays "C" (unit innermost stride) only when the last axis is kept
 whole with step 1."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
-
-
-@dataclass(frozen=True)
-class IndexInfo:
-    kind: str  # "element", "view", "mask", "tuple_item", "tuple_slice"
-    result: T.Type
-    parts: tuple = ()  # per index: "int", "slice", "newaxis", "all"
-    readonly_write: bool = False
-    const_index: object = None
+from .index_info import IndexInfo
 
 
 def _part_kind(typer, idx) -> str:

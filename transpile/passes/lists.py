@@ -20,7 +20,7 @@ from ..diagnostics import FunctionNotCompilable, TypingError, UnsupportedSyntaxE
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
-from . import indexing
+from .index_info import IndexInfo
 from .containers import exact_join
 
 # Consumers of a list literal for which int -> float promotion of its items
@@ -158,12 +158,12 @@ def getitem(typer, node: h.Subscript, base: T.List):
         raise typer.error(node, "list indices must be integers or slices, not tuple")
     idx = node.index[0]
     if isinstance(idx, h.Slice):
-        return indexing.IndexInfo("list_slice", base, ("slice",))
+        return IndexInfo("list_slice", base, ("slice",))
     _int_index(typer, node, idx)
     if base.elem is None:
         typer.unknown.append(node)
-        return indexing.IndexInfo("list_item", None, ("int",))
-    return indexing.IndexInfo("list_item", base.elem, ("int",))
+        return IndexInfo("list_item", None, ("int",))
+    return IndexInfo("list_item", base.elem, ("int",))
 
 
 def setitem(typer, target: h.Subscript, base: T.List, value):
@@ -177,10 +177,10 @@ def setitem(typer, target: h.Subscript, base: T.List, value):
         if not isinstance(value, T.List) or value.frozen:
             raise typer.error(target, f"can only assign a list to a list slice in compiled code, not {value}")
         store_list(typer, target.value, base, value, target)
-        return indexing.IndexInfo("list_slice", base, ("slice",))
+        return IndexInfo("list_slice", base, ("slice",))
     _int_index(typer, target, idx)
     store_elem(typer, target.value, base, value, target)
-    return indexing.IndexInfo("list_item", value, ("int",))
+    return IndexInfo("list_item", value, ("int",))
 
 
 def store_list(typer, recv_node, recv: T.List, other: T.List, node):

@@ -1,0 +1,58 @@
+"""What compiled dicts, sets and str() accept, shared by the typer
+(passes/dicts.py) and the library entries of str(), set() and dict():
+hashable keys and items, storable values, and format specs."""
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import TypingError
+from ..hir import types as T
+
+
+def check_key(node, t):
+    if isinstance(t, T.Scalar) or t == T.STR or t == T.UNKNOWN:
+        return
+    if isinstance(t, T.Tuple):
+        for i in t.items:
+            check_key(node, i)
+        return
+    raise TypingError(f"unhashable type: '{t}' (compiled dict keys and set items are numbers, strs or tuples "
+                      "of them)", node.loc)
+
+
+def check_value(node, t):
+    if isinstance(t, (T.Scalar, T.Array, T.Str, T.Dict, T.Set, T.Unknown)) or t == T.NONE:
+        return
+    if isinstance(t, T.Tuple):
+        for i in t.items:
+            check_value(node, i)
+        return
+    raise TypingError(f"cannot put {t} in a dict in compiled code", node.loc)
+
+
+SPEC = re.compile(r"^(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?(?P<type>[fFeEd]?)$")
+
+
+def formattable(node, t, spec: str | None):
+    """Checks str()/format() of t with `spec` compiles to CPython's text."""
+    if t == T.STR:
+        if spec:
+            raise TypingError("format specs on strs are not supported in compiled code", node.loc)
+        return
+    if not isinstance(t, T.Scalar) or t.kind == "c" or t.dtype in ("float32",):
+        raise TypingError(f"str() of {t} is not supported in compiled code", node.loc,
+                          "compiled code formats ints, bools, float64 and strs")
+    if not spec:
+        return
+    m = SPEC.match(spec)
+    if not m:
+        raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
+                          "supported: [0][width][.precision](f|e|d)")
+    kind = m.group("type")
+    if t.kind == "b" and kind != "":
+        raise TypingError("format specs on bools are not supported in compiled code", node.loc)
+    if kind == "d" and t.kind == "f":
+        raise TypingError("Unknown format code 'd' for object of type 'float'", node.loc)
+    if kind == "" and m.group("prec") is not None:
+        raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
+                          "name the presentation type, e.g. '.3f'")
