@@ -15,7 +15,7 @@ import sys
 import threading
 import warnings
 
-from . import _runtime, globals_rt
+from . import _runtime, function_args, globals_rt, plain_methods
 from .build import cache
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
@@ -26,7 +26,7 @@ from .hir.jit_classes import layout_key, resolve as _resolve
 from .options import Options, cache_enabled
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
-             "complex64/complex128 (any shape and strides), tuples of these, and None; with backend='cuda' also "
+             "complex64/complex128 (any shape and strides), tuples of these, None and functions (@jit, plain, lambdas, builtins); with backend='cuda' also "
              "device arrays (__cuda_array_interface__: CuPy, PyTorch CUDA tensors)")
 
 
@@ -140,7 +140,7 @@ class JitFunction:
 
         out = []
         for s in list(self._specializations):
-            if any(T.mentions_instance(t) for t in s["types"]) or "dir" not in s:
+            if any(T.mentions_instance(t) or T.functions_in(t) for t in s["types"]) or "dir" not in s:
                 continue
             if "artifact" not in s:
                 s["artifact"] = artifacts.pack(s["dir"])
@@ -186,16 +186,17 @@ class JitFunction:
         if inspect.isgeneratorfunction(self.py_func) or inspect.iscoroutinefunction(self.py_func) \
                 or inspect.isasyncgenfunction(self.py_func):
             return self._run_in_python(call, "generators and coroutines run in CPython")
+        if args and self.construct is None and plain_methods.is_plain_object(args[0]):
+            return plain_methods.call(self, args, call)  # a method of an ordinary class
         types = []
         for name, value in zip(params, args):
             try:
-                desc = _runtime.describe(value)
+                described = function_args.describe(value)
             except TypeError as exc:
                 message = f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}"
                 if self.options.fullgraph:
                     raise UnsupportedArgumentError(message) from None
                 return self._run_in_python(call, message)
-            described = T.from_descriptor(desc)
             if self.options.backend != "cuda" and isinstance(described[0], T.DeviceArray):
                 message = (f"{self.py_func.__name__}(): argument '{name}' is a CUDA device array "
                            f"(__cuda_array_interface__), which backend='{self.options.backend}' cannot use: "
@@ -315,6 +316,7 @@ class JitFunction:
         return cache.make_key([
             _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
             self._source_hash, [T.cache_text(t) for t in arg_types], [T.serialize(t) for t in arg_types],
+            [source_hash(f.fn) for t in arg_types for f in T.functions_in(t)],  # compiled in with this code
             self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None, flags(self.options),
             backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
@@ -388,7 +390,7 @@ def _flat_descriptor(types):
     """Descriptors for the cache's metadata (read by `transpile show` and the
     import hook); None where a @jit_class layout's number would be needed,
     which only the running process knows."""
-    if any(T.mentions_instance(t) for t in types):
+    if any(T.mentions_instance(t) or T.functions_in(t) for t in types):
         return None
     return [x for t in types for x in T.to_descriptor(t)]
 

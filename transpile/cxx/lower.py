@@ -23,6 +23,7 @@ from .lower_stmts import StatementLowering
 from .lower_lists import ListLowering, conv
 from .lower_dicts import DictLowering
 from .lower_lambdas import LambdaLowering
+from .lower_functions import FunctionValueLowering, function_header
 from .lower_globals import GlobalsLowering
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import alt_slot, bound_flag, kind_slot, local_name, symbol, weak_flag
@@ -186,6 +187,8 @@ def _unpack(t: T.Type, slot: int):
         return f"tr::object_arg<{struct_name(t)}>(args[{slot}])", slot + 1
     if isinstance(t, T.Scalar):
         return f"tr::scalar_arg<{ctype(t)}>(args[{slot}])", slot + 1
+    if isinstance(t, T.Function):  # the object, for statements that run as Python
+        return f"tr::fn_arg(args[{slot}])", slot + 1
     if t == T.STR:
         return f"tr::str_arg(args[{slot}])", slot + 1
     if isinstance(t, T.List):
@@ -223,12 +226,13 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
         counter[0] += 1
 
 
-class FunctionLowerer(StatementLowering, PathFlagLowering, LoopLowering, GlobalsLowering, LambdaLowering,
-                      DictLowering, ListLowering, ExprLowerer):
+class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, GlobalsLowering,
+                      LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program
         self.tf = tf
+        function_header(module, tf)
         self.fn = tf.hir
         self.o1 = module.options.jit_level == "O1"
         self.track_lines = not self.o1

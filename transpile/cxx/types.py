@@ -47,6 +47,8 @@ def ctype(t: T.Type) -> str:
         return "tr::none_t"
     if t == T.ANY:
         return "tr::Object"
+    if isinstance(t, T.Function):  # transpile_rt/function.hpp (cxx/lower_functions.py)
+        return "tr::Fn"
     raise TypeError(f"no C++ type for {t}")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jit_classes
+from . import functions, jit_classes
 from .lattice import (ANY, BOOL, COMPLEX, DTYPES, FLOAT, INT, NONE, STR, UNKNOWN, Array, DeviceArray, Dict,
                       Instance, List, MaybeWeak, Optional, Scalar, Set, Tuple, Type)
 
@@ -41,6 +41,8 @@ def serialize(t: Type):
         return ["none"]
     if t == ANY:
         return ["any"]
+    if isinstance(t, functions.Function):  # for reading only: a function value is this process's object
+        return ["function", t.qualname]
     raise TypeError(f"cannot serialize {t}")
 
 
@@ -71,6 +73,8 @@ def deserialize(data) -> Type:
         return Optional(deserialize(data[1]))
     if kind == "maybe_weak":
         return MaybeWeak(deserialize(data[1]))
+    if kind == "function":
+        raise LookupError(f"the function value {data[1]} is an object of the process that compiled it")
     return NONE if kind == "none" else ANY
 
 
@@ -84,6 +88,7 @@ K_DICT, K_SET, K_STR = 11, 12, 13  # dicts and sets cross as K_OBJECT results (b
 K_MAYBE_WEAK = 15  # results only: a flag slot (uint8: a Python number), then the NumPy scalar's slot
 K_OPTIONAL = 14  # results only: a flag slot (uint8), then the value's tree (its slots filled when the flag is set)
 K_DEVICE_ARRAY = 16  # typenum, ndim, readonly: an object with __cuda_array_interface__ (arguments only)
+K_FUNCTION = 17  # followed by the function key's number in this process (hir/functions.py; arguments only)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
 
@@ -175,5 +180,7 @@ def to_descriptor(t: Type) -> tuple:
         return (K_MAYBE_WEAK,) + to_descriptor(t.inner)
     if isinstance(t, Instance):
         return (K_INSTANCE, jit_classes.layout_number(t))
+    if isinstance(t, functions.Function):
+        return (K_FUNCTION, functions.number(t))
     raise TypeError(f"values of type {t} cannot cross into Python")
 

@@ -4,3 +4,4 @@ the types themselves (lattice.py), their descriptors and cache JSON
 from .lattice import *  # noqa: F401,F403
 from .descriptors import *  # noqa: F401,F403
 from .signatures import *  # noqa: F401,F403
+from .functions import Function, functions_in  # noqa: F401

@@ -14,6 +14,7 @@ from . import classes, lists
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
+from . import function_values  # functions passed, stored and returned as values
 from .targets import is_user_function, jit_target
 
 
@@ -78,6 +79,8 @@ class CallTyping:
         args, kwargs = typed
         if isinstance(callee_t, T.Instance):
             return classes.call_instance(self, node, callee_t, args, kwargs)
+        if isinstance(callee_t, T.Function):  # a function value: calls the function it is
+            return function_values.call(self, node, callee_t.fn, args, kwargs)
         if isinstance(callee_t, T.CompileTimeValue) and classes.info_of(callee_t.value) is not None:
             return classes.construct(self, node, classes.info_of(callee_t.value), args, kwargs)
         if isinstance(callee_t, T.DType):
@@ -132,6 +135,11 @@ class CallTyping:
         operand: the hir node of args[1] for an operator method."""
         import inspect
 
+        if isinstance(node, h.Call) and receiver is None and len(args) == len(node.args):
+            args = [function_values.as_value(self, a, t) for a, t in zip(node.args, args)]
+            kw_nodes = {k.name: k.value for k in node.keywords}
+            kwargs = {k: function_values.as_value(self, kw_nodes[k], t) if k in kw_nodes else t
+                      for k, t in kwargs.items()}
         sig = inspect.signature(pyfunc)
         try:
             bound = sig.bind(*range(len(args)), **{k: ("kw", k) for k in kwargs})

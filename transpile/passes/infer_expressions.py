@@ -10,6 +10,7 @@ from ..library.base import NOT_CONST
 from . import classes, indexing, lists, promote
 from . import dicts  # dicts, sets, strs, itertools
 from . import optional  # None-or-a-value
+from . import function_values  # functions passed, stored and returned as values
 from . import live_globals  # module-level values: frozen and guarded, or read live
 from .assigned import target_names
 
@@ -172,6 +173,7 @@ class ExpressionTyping:
         if items and all(isinstance(t, T.CompileTimeValue) for t in items):
             # (int, float) for isinstance(): a value only library calls read
             return T.CompileTimeValue(tuple(t.value for t in items))
+        items = [function_values.as_value(self, e, t) for e, t in zip(node.elts, items)]
         for e, t in zip(node.elts, items):
             if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.IterTools, T.DictView)):
                 raise self.error(e, f"cannot put {t} in a tuple in compiled code")

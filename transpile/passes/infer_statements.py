@@ -10,6 +10,7 @@ from . import classes, indexing, lists, promote
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
+from . import function_values  # functions passed, stored and returned as values
 from .raise_codes import RAISE_CODES
 
 
@@ -19,7 +20,7 @@ class StatementTyping:
     def s_Assign(self, s: h.Assign):
         if lambdas.is_local_lambda(self, s):
             return  # f = lambda ...: calls of f are compiled
-        t = self.expr(s.value)
+        t = function_values.as_value(self, s.value, self.expr(s.value))
         if s.annotation is not None and t is not None:
             declared = self.annotation_type(s.annotation)
             if declared is not None:
@@ -191,7 +192,7 @@ class StatementTyping:
         raise self.error(node, f"cannot iterate over {it} in compiled code")
 
     def s_Return(self, s: h.Return):
-        t = T.NONE if s.value is None else self.expr(s.value)
+        t = T.NONE if s.value is None else function_values.as_value(self, s.value, self.expr(s.value))
         if t is None:
             return
         if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.DictView)):

@@ -204,9 +204,14 @@ def is_local_lambda(typer, s) -> bool:
 
 
 def check_fallback(typer, stmt, names) -> None:
-    """A statement that runs as Python cannot see a lambda that exists only in compiled code."""
+    """A statement that runs as Python cannot see a lambda that exists only in compiled code
+    (assigned to a local, or passed here as a function value: passes/function_values.py)."""
     if typer.fullgraph:
         return
+    for n in sorted(names):
+        if any(f.fn in typer.program.synthetic for f in T.functions_in(typer.tf.var_types.get(n) or T.NONE)):
+            raise FunctionNotCompilable(f"'{n}' holds a lambda made in compiled code and is read by a statement "
+                                        "that runs as Python", stmt.loc, "the whole function runs in CPython")
     for n in sorted(names):
         if n in getattr(typer, "local_lambdas", {}):
             raise FunctionNotCompilable(f"the lambda '{n}' is used by a statement that runs as Python", stmt.loc,
@@ -229,6 +234,8 @@ def call(typer, node: h.Call):
         return specialize(typer, node, lf.stub, lf.stub, args, lf.free, kwargs)
     local = getattr(typer, "local_lambdas", {})
     for a in list(node.args) + [k.value for k in node.keywords if k.name != "key"]:
+        if isinstance(a, h.Lambda) and not lambda_fn(typer, a).free:
+            continue  # a function value (passes/function_values.py)
         if isinstance(a, h.Lambda) or (isinstance(a, h.Name) and a.id in local):
             raise UnsupportedSyntaxError("passing a lambda to a function is not supported in compiled code", a.loc,
                                          "compiled code calls lambdas directly and as key= of sorted(), min(), "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..diagnostics import FunctionNotCompilable
 from ..frontend import function_hir
 from ..frontend.capture import mode_of
 from ..hir import types as T
@@ -43,6 +44,9 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
         if items:  # tuple items that are Python numbers on some paths (passes/paths.py)
             return_type = T.Tuple(tuple(T.MaybeWeak(t) if i in items else t
                                         for i, t in enumerate(entry.return_type.items)))
+    if T.functions_in(return_type):  # the object is not known to compiled code: CPython returns it
+        raise FunctionNotCompilable(f"{pyfunc.__qualname__}() returns a function to Python", entry.hir.loc,
+                                    "functions returned to compiled callers compile; this call runs in CPython")
     if not T.mentions_instance(return_type):
         T.to_descriptor(return_type)  # raises early for values that cannot cross into Python
     module, regions, report, layouts = lower_program(program, entry, options, symbol,

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import os
+import types
+
+import numpy as np
 
 from ..library import lookup_callable
 
@@ -28,6 +31,15 @@ def is_user_function(value) -> bool:
         if path.startswith(root + os.sep):
             return False
     return True
+
+
+def is_function_value(value) -> bool:
+    """Whether compiled code takes `value` as a function value (issue 13): a
+    @jit function, a Python function (lambdas and closures too: a closure's
+    calls run as Python) or a builtin/NumPy callable."""
+    from .. import _runtime
+
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc, _runtime.Dispatcher))
 
 
 def jit_target(value):

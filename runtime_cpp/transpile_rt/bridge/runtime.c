@@ -40,6 +40,8 @@ enum { K_LIST = 9 }; /* a Python list of one element type (Node.elem); n: 1 when
 enum { K_STR = 13 }; /* a str: slot tr_str (argument: borrowed UTF-8; result: text handed over) */
 enum { K_MAYBE_WEAK = 15 }; /* results only: a flag slot (uint8: box as a Python number), then a NumPy scalar (n = 1) */
 enum { K_OPTIONAL = 14 }; /* results only: None or a value; a flag slot (uint8), then the value's tree (n = 1) */
+enum { K_FUNCTION = 17 }; /* a function value, matched by identity (register_function); slot: the object,
+                             borrowed for the call (compiled code calls its own specialization of it) */
 enum { K_DEVICE_ARRAY = 16 }; /* an object with __cuda_array_interface__: argument slot tr_device_in; result
                                  slot: the argument object (borrowed), returned as it is */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
@@ -372,6 +374,41 @@ static PyObject *register_layout(PyObject *mod, PyObject *args) {
     }
     ++n_layouts;
     return num;
+}
+
+/* Function values (issue 13): number -> the function compiled code was
+ * specialized for.  A number registered with a code object also matches any
+ * plain function of that code and globals without closure or defaults (each
+ * evaluation of a lambda makes a new object that behaves the same).  Entries
+ * live as long as the process, like layouts. */
+typedef struct {
+    PyObject *fn, *code, *globals;
+} FunctionKey;
+static FunctionKey *fn_keys = NULL;
+static int n_fn_keys = 0;
+
+static PyObject *register_function(PyObject *mod, PyObject *args) {
+    PyObject *fn, *code, *globals;
+    if (!PyArg_ParseTuple(args, "OOO:register_function", &fn, &code, &globals)) return NULL;
+    if (code != Py_None && (!PyCode_Check(code) || !PyDict_Check(globals))) {
+        PyErr_SetString(PyExc_TypeError, "register_function: a code object and a globals dict, or None, None");
+        return NULL;
+    }
+    FunctionKey *grown = PyMem_Realloc(fn_keys, (n_fn_keys + 1) * sizeof(FunctionKey));
+    if (!grown) return PyErr_NoMemory();
+    fn_keys = grown;
+    fn_keys[n_fn_keys].fn = Py_NewRef(fn);
+    fn_keys[n_fn_keys].code = code == Py_None ? NULL : Py_NewRef(code);
+    fn_keys[n_fn_keys].globals = code == Py_None ? NULL : Py_NewRef(globals);
+    return PyLong_FromLong(n_fn_keys++);
+}
+
+static int function_matches(PyObject *obj, int number) {
+    const FunctionKey *k = &fn_keys[number];
+    if (obj == k->fn) return 1;
+    if (!k->code || !PyFunction_Check(obj)) return 0;
+    return PyFunction_GET_CODE(obj) == k->code && PyFunction_GET_GLOBALS(obj) == k->globals &&
+           !PyFunction_GET_CLOSURE(obj) && !PyFunction_GET_DEFAULTS(obj) && !PyFunction_GET_KW_DEFAULTS(obj);
 }
 
 static PyObject *jitobject_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
@@ -712,6 +749,10 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
         NEXT(node->typenum);
         if (node->typenum < 0 || node->typenum >= n_layouts) goto bad;
         return 0;
+    case K_FUNCTION:
+        NEXT(node->typenum);
+        if (node->typenum < 0 || node->typenum >= n_fn_keys) goto bad;
+        return 0;
     case K_DEVICE_ARRAY:
         NEXT(node->typenum);
         NEXT(node->ndim);
@@ -769,6 +810,7 @@ static int match_item(PyObject *obj, const Node *nodes, int *ni) {
         return 1;
     }
     case K_NPSCALAR: return scalar_typenum(obj) == node->typenum;
+    case K_FUNCTION: return function_matches(obj, node->typenum);
     case K_ARRAY: {
         if (!PyArray_Check(obj)) return 0;
         PyArrayObject *a = (PyArrayObject *)obj;
@@ -904,6 +946,10 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
         in->owner = obj;
         return 1;
     }
+    case K_FUNCTION:
+        if (!function_matches(obj, node->typenum)) return 0;
+        slots[(*si)++].p = obj;
+        return 1;
     case K_INSTANCE:
         if (!PyObject_TypeCheck(obj, &JitObjectType) || ((JitObject *)obj)->layout != node->typenum ||
             !((JitObject *)obj)->native)
@@ -2200,6 +2246,9 @@ static PyMethodDef module_methods[] = {
     {"init_module", init_module, METH_VARARGS, "init_module(handle, regions_tuple) -> bool (module has regions)"},
     {"register_layout", register_layout, METH_VARARGS,
      "register_layout(cls, key) -> number: a field layout of @jit_class cls"},
+    {"register_function", register_function, METH_VARARGS,
+     "register_function(fn, code, globals) -> the number of a function value in descriptors (code and globals: "
+     "also match plain functions of that code without closure or defaults; else None, None)"},
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},

@@ -1,0 +1,43 @@
+"""Typing the arguments of a call that the bridge could not match (the slow
+path), where some are functions (issue 13): the bridge describes numbers,
+arrays and the rest; a function value, alone or inside a tuple, is typed
+here by its identity (hir/functions.py) and numbered in the bridge, which
+then matches it by identity on the fast path."""
+from __future__ import annotations
+
+from . import _runtime
+from .hir import functions
+from .hir import types as T
+from .passes.targets import is_function_value
+
+functions.install(_runtime.register_function)
+
+
+def describe(value) -> list:
+    """The types of one argument (one per descriptor tree); TypeError for a
+    value compiled code cannot take, with the bridge's message."""
+    try:
+        return T.from_descriptor(_runtime.describe(value))
+    except TypeError:
+        typed = _with_functions(value, 0)
+        if typed is None:
+            raise
+        return [typed]
+
+
+def _with_functions(value, depth: int):
+    """The type of a function value, or of a tuple holding some, else None."""
+    if is_function_value(value):
+        return functions.Function(value)
+    if type(value) is tuple and depth < 16:
+        items = []
+        for item in value:
+            try:
+                items.extend(T.from_descriptor(_runtime.describe(item)))
+            except TypeError:
+                t = _with_functions(item, depth + 1)
+                if t is None:
+                    return None
+                items.append(t)
+        return T.Tuple(tuple(items))
+    return None
