@@ -226,10 +226,7 @@ def _where(ns) -> str:
 
 
 def _compiled(jit, fn, options):
-    from dataclasses import asdict
-
-    opts = {k: v for k, v in asdict(options).items() if k != "signatures"}
-    return jit(fn, **opts)
+    return jit(fn, **options.arguments())
 
 
 def _constructor(info: ClassInfo):

@@ -36,6 +36,14 @@ class Options:
     fastmath: tuple = ()  # names of FASTMATH_FLAGS the C++ compiler may use ("fast": all of them)
     signatures: tuple = ()  # what `transpile build` compiles ahead of time; not part of the key
 
+    def arguments(self) -> dict:
+        """These options as @jit's keyword arguments (signatures left out)."""
+        d = asdict(self)
+        del d["signatures"]
+        if d.pop("source_fallback"):
+            d["capture_mode"] = None
+        return d
+
     def key(self) -> str:
         """What of the options changes generated code or its build."""
         d = asdict(self)

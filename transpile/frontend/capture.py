@@ -19,17 +19,17 @@ def mode_of(options) -> str:
 
 
 def function_source(pyfunc, mode: str) -> FunctionSource:
-    from . import bytecode
+    from .bytecode.source import function_source as recovered
 
     if mode == "bytecode":
-        return bytecode.function_source(pyfunc)
+        return recovered(pyfunc)
     if mode == "auto":
         if getattr(pyfunc, "__name__", "") == "<lambda>":  # its source line is not a def
-            return bytecode.function_source(pyfunc)
+            return recovered(pyfunc)
         try:
             return get_source(pyfunc)
         except TranspileError:
-            return bytecode.function_source(pyfunc)
+            return recovered(pyfunc)
     return get_source(pyfunc)
 
 

@@ -21,6 +21,18 @@ class _Writer:
         self.lines.append(_INDENT * depth + text)
 
 
+class _ExactConstants(ast.NodeTransformer):
+    """Complex constants whose text would not give them back: -2j folds to
+    complex(-0.0, -2.0), which the display (-0-2j) would not."""
+
+    def visit_Constant(self, node):
+        value = node.value
+        if isinstance(value, complex) and eval(ast.unparse(node)) != value or \
+                isinstance(value, (complex, float)) and repr(eval(ast.unparse(node))) != repr(value):
+            return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+        return node
+
+
 def _simple(node) -> bool:
     return not isinstance(node, (ast.If, ast.While, ast.For, ast.FunctionDef))
 
@@ -38,21 +50,32 @@ def _stmt(w: _Writer, node, depth: int, keyword: str = "if") -> None:
         if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
             _stmt(w, node.orelse[0], depth, "elif")
         elif node.orelse:
-            w.put(None, depth, "else:")
-            _block(w, node.orelse, depth + 1)
+            _else(w, node.orelse, depth)
     elif isinstance(node, ast.While):
         w.put(want, depth, f"while {ast.unparse(node.test)}:")
+        _block(w, node.body, depth + 1)
+        _else(w, node.orelse, depth)
+    elif isinstance(node, ast.FunctionDef):
+        w.put(want, depth, f"def {node.name}({ast.unparse(node.args)}):")
         _block(w, node.body, depth + 1)
     elif isinstance(node, ast.For):
         w.put(want, depth, f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:")
         _block(w, node.body, depth + 1)
+        _else(w, node.orelse, depth)
     else:
         w.put(want, depth, ast.unparse(ast.fix_missing_locations(node)))
+
+
+def _else(w: _Writer, body: list, depth: int) -> None:
+    if body:
+        w.put(None, depth, "else:")
+        _block(w, body, depth + 1)
 
 
 def function_text(fn: ast.FunctionDef) -> tuple[str, int]:
     """(text, file line of its first line).  A body that is one simple
     statement on the def's own line (a lambda) stays on that line."""
+    fn = _ExactConstants().visit(fn)
     header = f"def {fn.name}({ast.unparse(fn.args)}):"
     w = _Writer(fn.lineno)
     body = fn.body

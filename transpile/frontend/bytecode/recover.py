@@ -35,6 +35,7 @@ def body_of(code) -> list:
         raise NotRecovered("an empty code object", code.co_firstlineno)
     decoder = Decoder(ins, code, _nested)
     decoder.op_MAKE_FUNCTION = _make_function(decoder.op_MAKE_FUNCTION)
+    decoder.make_def = function_def
     return decoder.block(0, len(ins), [], _ctx())
 
 

@@ -14,6 +14,7 @@ import sys
 
 from ...diagnostics import FunctionNotCompilable, SourceLoc
 from ..source import FunctionSource
+from . import layout, recover, verify
 from .structure import NotRecovered
 
 _CACHE: dict = {}
@@ -30,8 +31,6 @@ def function_source(fn) -> FunctionSource:
 
 
 def _recover(code, name: str) -> FunctionSource:
-    from . import layout, recover, verify
-
     where = SourceLoc(code.co_filename, code.co_firstlineno, 0)
     hint = "the whole function runs in CPython; define it in a file to use capture_mode='ast'"
     if not recover.supported():
@@ -44,6 +43,9 @@ def _recover(code, name: str) -> FunctionSource:
         loc = SourceLoc(code.co_filename, exc.line or code.co_firstlineno, 0)
         raise FunctionNotCompilable(f"{code.co_qualname}: {exc} is not recovered from bytecode", loc, hint) \
             from None
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as exc:  # a shape no rule expects
+        raise FunctionNotCompilable(f"{code.co_qualname}: its bytecode is not recovered ({type(exc).__name__}: "
+                                    f"{exc})", where, hint) from None
     problem = verify.same(code, text, first)
     if problem is not None:
         raise FunctionNotCompilable(f"{code.co_qualname}: the recovered source does not compile to the same "

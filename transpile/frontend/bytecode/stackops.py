@@ -90,19 +90,19 @@ class StackOps:
         stack.append(ast.Tuple(self._build(x, stack), ast.Load()))
 
     def op_BUILD_LIST(self, x, stack):
-        if x.arg == 0 and self.code.co_name in ("<listcomp>", "<setcomp>", "<dictcomp>"):
+        if x.arg == 0 and not stack and self.code.co_name == "<listcomp>":
             stack.append(_Marker("acc"))
             return
         stack.append(ast.List(self._build(x, stack), ast.Load()))
 
     def op_BUILD_SET(self, x, stack):
-        if x.arg == 0 and self.code.co_name == "<setcomp>":
+        if x.arg == 0 and not stack and self.code.co_name == "<setcomp>":
             stack.append(_Marker("acc"))
             return
         stack.append(ast.Set(self._build(x, stack)) if x.arg else ast.Call(ast.Name("set"), [], []))
 
     def op_BUILD_MAP(self, x, stack):
-        if x.arg == 0 and self.code.co_name == "<dictcomp>":
+        if x.arg == 0 and not stack and self.code.co_name == "<dictcomp>":
             stack.append(_Marker("acc"))
             return
         items = [stack.pop() for _ in range(2 * x.arg)][::-1]
@@ -119,6 +119,12 @@ class StackOps:
         if not (isinstance(target, ast.List) and not target.elts and isinstance(items, ast.Constant)):
             raise NotRecovered("list unpacking", x.line)
         target.elts = [ast.Constant(v) for v in items.value]
+
+    def op_LIST_TO_TUPLE(self, x, stack):  # a long tuple display, built as a list
+        items = stack.pop()
+        if not isinstance(items, ast.List):
+            raise NotRecovered("a tuple built from a list", x.line)
+        stack.append(ast.Tuple(items.elts, ast.Load()))
 
     def op_SET_UPDATE(self, x, stack):
         items = stack.pop()

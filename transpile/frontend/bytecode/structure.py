@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .stackops import NotRecovered, StackOps, _Marker
+from .stackops import _CMP_NODES, NotRecovered, StackOps, _Marker
 
 
 @dataclass
@@ -50,6 +50,7 @@ class Decoder(StackOps):
         self.code = code
         self.nested = recover_nested  # (code object, kind) -> ast for lambdas and comprehensions
         self.index = {x.offset: k for k, x in enumerate(ins)}
+        self.make_def = None  # (code, name) -> ast.FunctionDef, for nested defs
         self.pending: list = []  # (target, value) of a tuple assignment until its last store
 
     def at(self, offset: int) -> int:
@@ -124,6 +125,8 @@ class Decoder(StackOps):
     def _step(self, k: int, hi: int, stack: list, ctx: _Ctx, out: list) -> int:
         x = self.ins[k]
         op = x.op
+        if op == "SWAP" and x.arg == 2 and self._is_chain_link(k):
+            return self.chained_compare(k, hi, stack, ctx)
         handler = getattr(self, "op_" + op, None)
         if handler is not None:
             handler(x, stack)
@@ -159,6 +162,9 @@ class Decoder(StackOps):
             return k + 1
         if op == "DELETE_FAST":
             out.append(self._at(ast.Delete([ast.Name(x.arg, ast.Del())]), k))
+            return k + 1
+        if op == "LIST_APPEND" and x.arg == 1 and isinstance(stack[-2], ast.List):  # a long display
+            stack[-2].elts.append(stack.pop())
             return k + 1
         if op in ("LIST_APPEND", "SET_ADD"):
             out.append(self._at(ast.Expr(ast.Call(ast.Name("__append__"), [stack.pop()], [])), k))
@@ -218,6 +224,10 @@ class Decoder(StackOps):
         if isinstance(value, _Marker) and value.kind == "item":  # the for loop's target
             ctx.item = [target]
             return
+        if isinstance(value, _Marker) and value.kind == "func" and isinstance(target, ast.Name) \
+                and self.make_def is not None and value.payload.co_name == target.id:
+            out.append(self._at(self.make_def(value.payload, target.id), self.stmt_lo))  # a nested def
+            return
         if isinstance(value, _Marker):
             self.fail("a store of a special value", k)
         last = out[-1] if out else None
@@ -269,15 +279,64 @@ class Decoder(StackOps):
         back = exit_ - 1
         if not (self.ins[back].op == "JUMP" and self.at(self.ins[back].target) == k):
             self.fail("a for loop with an else clause or an unusual end", k)
-        inner = _Ctx(k, exit_)
+        end = self._else_end(k + 1, back, exit_)
+        inner = _Ctx(k, end)
         body_stack = stack + [_Marker("loop"), _Marker("item")]
         saved_lo = self.stmt_lo
         body = self.block(k + 1, back, body_stack, inner)
+        orelse = self.block(exit_, end, list(stack), ctx) if end > exit_ else []
         self.stmt_lo = saved_lo
         if inner.item is None:
             self.fail("a for loop whose target was not recovered", k)
-        out.append(self._at(ast.For(inner.item[0], it, body or [ast.Pass()], []), self.stmt_lo))
-        return exit_
+        out.append(self._at(ast.For(inner.item[0], it, body or [ast.Pass()], orelse), self.stmt_lo))
+        return end
+
+    def _else_end(self, lo: int, hi: int, exit_: int) -> int:
+        """Where a loop's `break`s go: past its else clause when it has one."""
+        beyond = {self.at(x.target) for x in self.ins[lo:hi] if x.op == "JUMP" and self.at(x.target) > exit_}
+        if len(beyond) > 1:
+            self.fail("a loop whose breaks leave to several places", lo)
+        return beyond.pop() if beyond else exit_
+
+    def _is_chain_link(self, k: int) -> bool:
+        ops = [x.op for x in self.ins[k:k + 4]]
+        return ops[:3] == ["SWAP", "COPY", "COMPARE_OP"] and self.ins[k + 1].arg == 2 and len(ops) == 4 \
+            and ops[3] == "JUMP_OR_POP" and self.ins[k + 3].when is False
+
+    def chained_compare(self, k: int, hi: int, stack, ctx) -> int:
+        """a < b < c as a value: each link compares a copy of its right operand, the
+        failing link's cleanup (SWAP 2; POP_TOP) is shared at the end."""
+        mid = stack.pop()
+        left = stack.pop()
+        ops, comparators = [], [mid]
+        clean = self.at(self.ins[k + 3].target)
+        ops.append(self.ins[k + 2].arg)
+        j = k + 4
+        while True:
+            inner: list = []
+            while j < hi and not self._is_chain_link(j) and not (
+                    self.ins[j].op == "COMPARE_OP" and self.ins[j + 1].op == "JUMP"):
+                self.step(j, hi, inner, ctx, [])
+                j += 1
+            if j >= hi or len(inner) != 1:
+                self.fail("a chained comparison", k)
+            comparators.append(inner[0])
+            if self.ins[j].op == "COMPARE_OP":
+                ops.append(self.ins[j].arg)
+                end = self.at(self.ins[j + 1].target)
+                if [x.op for x in self.ins[clean:end]] != ["SWAP", "POP_TOP"] or \
+                        any(self.at(self.ins[n].target) != clean for n in range(k, j)
+                            if self.ins[n].op == "JUMP_OR_POP"):
+                    self.fail("a chained comparison", k)
+                break
+            ops.append(self.ins[j + 2].arg)
+            j += 4
+        nodes = [ast.Compare(left, [_CMP_NODES[o]()], [c]) for o, c in zip(ops[:1], comparators[:1])]
+        node = nodes[0]
+        node.ops = [_CMP_NODES[o]() for o in ops]
+        node.comparators = comparators
+        stack.append(node)
+        return end
 
     def chain(self, k: int, hi: int, first, stack, ctx):
         """The conditional jumps of one test: [(expr, when, target index, start index)]
@@ -359,10 +418,25 @@ class Decoder(StackOps):
         # while test: ... -- the test again at the end, jumping back to the body
         if last is not None and last.op == "JUMP_IF" and self.at(last.target) == body and self._boundary(stack):
             body_end = label - (body - start)
+            end = self._else_end(body, body_end, label)
+            if end > hi:
+                self.fail("a loop whose breaks leave its block", k)
             cond = self.test(segs, label, False, body, k)
-            inner = self.block(body, body_end, list(stack), _Ctx(start, label))
-            out.append(self._at(ast.While(cond, inner or [ast.Pass()], []), start))
-            return label
+            inner = self.block(body, body_end, list(stack), _Ctx(start, end))
+            orelse = self.block(label, end, list(stack), ctx) if end > label else []
+            self.stmt_lo = start
+            out.append(self._at(ast.While(cond, inner or [ast.Pass()], orelse), start))
+            return end
+        # (a and b) or c, (a or b) and c: the inner group's test jumps, the outer keeps a value
+        if last is not None and last.op == "JUMP_OR_POP" and self.at(last.target) > label:
+            end = self.at(last.target)
+            inner = self.expr_region(body, label - 1, stack, ctx)
+            rest = self.expr_region(label, end, stack, ctx)
+            inner_kind, outer_kind = (ast.And, ast.Or) if last.when else (ast.Or, ast.And)
+            group = _boolop(inner_kind, self.test(segs, label, not last.when, body, k), inner)
+            group.paren = True
+            stack.append(_boolop(outer_kind, group, rest))
+            return end
         # a if c else b
         if last is not None and last.op == "JUMP" and last.target is not None and self.at(last.target) > label:
             try:

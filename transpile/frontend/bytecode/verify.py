@@ -19,11 +19,27 @@ def recompiled(text: str, first_line: int, code):
         source = "\n" * max(first_line - 2, 0) + header + body
     else:
         source = "\n" * max(first_line - 1, 0) + text
+    imported = _imported_names(code)
+    if imported:  # CPython 3.11 loads a method of an imported module as an attribute: the import matters
+        source += "\nimport " + ", ".join(f"sys as {name}" for name in sorted(imported)) + "\n"
     module = compile(source, code.co_filename, "exec", dont_inherit=True)
     outer = _code_const(module)
     if free:
         outer = _code_const(outer)
     return outer
+
+
+def _imported_names(code) -> set:
+    """Globals the module imports, as the code shows them (`np.f()` called through an attribute load)."""
+    names: set = set()
+    ins = version.instructions(code)
+    for x, nxt in zip(ins, ins[1:]):
+        if x.op == "LOAD_GLOBAL" and x.null and nxt.op == "LOAD_ATTR" and not nxt.null:
+            names.add(x.arg)
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            names |= _imported_names(const)
+    return names
 
 
 def _code_const(code):
