@@ -1,8 +1,37 @@
 """Build script: the package, its data (templates, C++ runtime) and the one
 prebuilt bridge module, transpile._runtime.  Everything else is declared in
 pyproject.toml."""
+import importlib.util
+import os
+
 import numpy
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_py import build_py
+
+
+def _fingerprint_module():
+    """transpile/fingerprint.py, loaded by path: the package cannot be imported
+    before its bridge is built."""
+    spec = importlib.util.spec_from_file_location("_transpile_fingerprint", "transpile/fingerprint.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class BuildPyWithFingerprint(build_py):
+    """Writes the hash of the installed code, templates and C++ runtime into the
+    package, so that each process reads one file instead of statting ~170 to
+    key its cache.  Editable installs get none: their files change in place."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        fp = _fingerprint_module()
+        package = os.path.join(self.build_lib, "transpile")
+        with open(os.path.join(package, fp.STAMP), "w") as f:
+            f.write(fp.content_digest([package]) + "\n")
+
 
 bridge = Extension(
     "transpile._runtime",
@@ -22,4 +51,5 @@ setup(
                                    "transpile_rt/*/*.cuh", "transpile_rt/*/*.c", "transpile_rt/*/*.h"],
     },
     ext_modules=[bridge],
+    cmdclass={"build_py": BuildPyWithFingerprint},
 )

@@ -11,6 +11,10 @@ import pytest
 
 _SESSION_CACHE = tempfile.mkdtemp(prefix="transpile-test-cache-")
 os.environ.setdefault("TRANSPILE_CACHE_DIR", _SESSION_CACHE)
+# One build per specialization: tiered compilation (a quick build, then an
+# optimized one in the background) would compile everything twice in CI;
+# tests/integration/test_tiered.py turns it on for itself.
+os.environ.setdefault("TRANSPILE_TIERED", "0")
 
 
 @pytest.fixture(scope="session")

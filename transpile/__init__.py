@@ -9,6 +9,7 @@
 Importing transpile is cheap: libcst, Jinja2 and the compiler are touched
 only when something has to be compiled.
 """
+from . import timing as _timing  # first: TRANSPILE_TIMING=1 reports this import's time
 from .decorators import jit
 from .classes import jit_class
 from .parallel import prange
@@ -25,6 +26,7 @@ from .diagnostics import (
 __version__ = "0.1.0"
 __all__ = ["jit", "jit_class", "prange", "njit", "vectorize", "guvectorize", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
            "errors", "install_import_hook", "__version__"]
+_timing.imported()
 
 
 def compile_count() -> int:

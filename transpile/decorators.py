@@ -72,14 +72,14 @@ def _compile_signatures(impl) -> None:
     generated C++) is left to that call, which warns or raises; errors about
     the code itself are raised here under fullgraph=True."""
     from .diagnostics import FunctionNotCompilable, GeneratedCodeError, NoCompilerError, TranspileError
+    from .eager import compile_all
     from .hir import types as T
 
-    for text in impl.options.signatures:
-        types = tuple(T.parse_signature(text))
-        try:
-            impl.compile(types)
-        except (NoCompilerError, FunctionNotCompilable, GeneratedCodeError):
-            pass  # the first call runs it as Python, warned (an import never fails for want of a compiler)
-        except TranspileError as exc:
-            if impl.options.fullgraph:
-                raise exc.with_traceback(None) from None
+    signatures = [tuple(T.parse_signature(text)) for text in impl.options.signatures]
+    for exc in compile_all(impl, signatures):  # several compile at once
+        if exc is None or isinstance(exc, (NoCompilerError, FunctionNotCompilable, GeneratedCodeError)):
+            continue  # the first call runs it as Python, warned (an import never fails for want of a compiler)
+        if not isinstance(exc, TranspileError):
+            raise exc
+        if impl.options.fullgraph:
+            raise exc.with_traceback(None) from None

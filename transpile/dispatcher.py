@@ -16,7 +16,8 @@ import threading
 import warnings
 
 from . import _runtime, function_args, globals_rt, plain_methods
-from .build import cache
+from . import timing
+from .build import cache, tiers
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
                           TranspileFallbackWarning, UnsupportedArgumentError)
@@ -24,6 +25,8 @@ from .frontend.source import source_hash
 from .hir import types as T
 from .hir.jit_classes import layout_key, resolve as _resolve
 from .options import Options, cache_enabled
+
+_TRANSLATING = threading.RLock()  # one translation at a time; their C++ compiles run in parallel
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
              "complex64/complex128 (any shape and strides), tuples of these, None and functions (@jit, plain, lambdas, builtins); with backend='cuda' also "
@@ -90,12 +93,18 @@ class JitFunction:
 
     def __dir__(self) -> list[str]:
         """The public attributes dir(f) shows beside the dispatcher's own (runtime.c dispatcher_dir)."""
-        return ["compile", "fallbacks", "inspect_cxx", "options", "py_func", "signatures"]
+        return ["compile", "fallbacks", "inspect_cxx", "options", "py_func", "signatures", "tiers"]
 
     @property
     def signatures(self) -> list[tuple]:
         """Argument types of each loaded specialization."""
         return [s["types"] for s in self._specializations]
+
+    @property
+    def tiers(self) -> dict:
+        """The build each specialization runs: "quick" until its optimized build
+        is swapped in (build/tiers.py), else "optimized"; None if ahead of time."""
+        return {s["types"]: s.get("tier") for s in self._specializations}
 
     def inspect_cxx(self, signature=None, backend=None) -> str:
         """The generated C++ of a specialization (the first, or the one whose
@@ -274,37 +283,54 @@ class JitFunction:
 
     def _ensure(self, arg_types: tuple) -> dict:
         with self._lock:
-            for s in self._specializations:
-                if s["types"] == arg_types:
-                    if globals_rt.arm(self.dispatcher, s, _value_hash):  # a guard failed: still the same globals?
-                        return s
-                    self._specializations.remove(s)  # a global was rebound: respecialize
-                    self.dispatcher.remove_overload(s["address"])
-                    break
+            held = self._held(arg_types)
+        if held is not None:
+            return held
+        with timing.build(f"{self.py_func.__qualname__}({', '.join(map(str, arg_types))})"):
+            # outside the lock: the signatures of one function compile at once (eager.py)
             spec = self._load_or_build(arg_types)
-            spec["types"] = arg_types
-            library = os.path.join(spec["dir"], cache.LIBRARY)
-            address = entry_address(library, spec["symbol"])
-            if spec.get("regions"):
-                from .fallback_rt import build_regions
+            with self._lock:
+                held = self._held(arg_types)
+                if held is not None:  # registered by another thread meanwhile
+                    return held
+                with timing.phase("load"):
+                    self._register(arg_types, spec)
+        tiers.follow(self, spec)  # a quick build: its optimized build compiles in the background
+        return spec
 
-                spec["region_callables"] = build_regions(spec["regions"], self.py_func)
-                init_regions(library, spec["region_callables"])
-            else:  # @jit_class instances, dicts/sets returned to Python: the host table
-                init_regions(library, ())  # (a no-op for modules that do not export tr_module_init)
-            for layout in spec.get("layouts", ()):  # instances fallback code may receive
-                layout_key(T.deserialize(layout))
-            # descriptors name layouts by their number in this process: made afresh
-            arg_desc = tuple(x for t in arg_types for x in T.to_descriptor(t))
-            result = spec.get("result_type_ser")
-            result_desc = T.to_descriptor(T.deserialize(result)) if result else tuple(spec["result_desc"])
-            self.dispatcher.add_overload(arg_desc, tuple(result_desc), address, bool(spec.get("releases_gil")))
-            spec["address"] = address
-            globals_rt.arm(self.dispatcher, spec, _value_hash)
-            self._specializations.append(spec)
-            return spec
+    def _held(self, arg_types: tuple) -> dict | None:
+        for s in self._specializations:
+            if s["types"] == arg_types:
+                if globals_rt.arm(self.dispatcher, s, _value_hash):  # a guard failed: still the same globals?
+                    return s
+                self._specializations.remove(s)  # a global was rebound: respecialize
+                self.dispatcher.remove_overload(s["address"])
+                break
+        return None
 
-    def _key(self, arg_types: tuple) -> str:
+    def _register(self, arg_types: tuple, spec: dict) -> None:
+        spec["types"] = arg_types
+        library = os.path.join(spec["dir"], cache.LIBRARY)
+        address = entry_address(library, spec["symbol"])
+        if spec.get("regions"):
+            from .fallback_rt import build_regions
+
+            spec["region_callables"] = build_regions(spec["regions"], self.py_func)
+            init_regions(library, spec["region_callables"])
+        else:  # @jit_class instances, dicts/sets returned to Python: the host table
+            init_regions(library, ())  # (a no-op for modules that do not export tr_module_init)
+        for layout in spec.get("layouts", ()):  # instances fallback code may receive
+            layout_key(T.deserialize(layout))
+        # descriptors name layouts by their number in this process: made afresh
+        arg_desc = tuple(x for t in arg_types for x in T.to_descriptor(t))
+        result = spec.get("result_type_ser")
+        result_desc = T.to_descriptor(T.deserialize(result)) if result else tuple(spec["result_desc"])
+        self.dispatcher.add_overload(arg_desc, tuple(result_desc), address, bool(spec.get("releases_gil")))
+        spec["address"] = address
+        globals_rt.arm(self.dispatcher, spec, _value_hash)
+        self._specializations.append(spec)
+
+    def _key(self, arg_types: tuple, tier: str | None = None) -> str:
         from .build.backends import identity as backend_identity
         from .build.toolchain import find_compiler, flags
         from .resources import fingerprint
@@ -318,7 +344,8 @@ class JitFunction:
             self._source_hash, [T.cache_text(t) for t in arg_types], [T.serialize(t) for t in arg_types],
             [source_hash(f.fn) for t in arg_types for f in T.functions_in(t)],  # compiled in with this code
             self.construct.identity if self.construct is not None else None,
-            self.options.key(), compiler.identity if compiler else None, flags(self.options),
+            self.options.key(), compiler.identity if compiler else None,
+            flags(self.options, tier or tiers.OPTIMIZED),  # a quick build has its own entry
             backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
             sys.implementation.cache_tag, numpy.__version__,
             "asserts stripped (python -O)" if sys.flags.optimize else "asserts",
@@ -335,25 +362,28 @@ class JitFunction:
             return prebuilt
         use_cache = self.options.cache and cache_enabled()
         root = None if use_cache else cache.private_root()
-        key = globals_rt.variant_key(self._key(arg_types), lambda k: cache.load(k, root), _value_hash, cache.make_key)
-        return cache.fetch(key, lambda staging: self._build(key, arg_types, staging), valid=_entry_valid,
-                           root=root)
+        return tiers.fetch(self.options, lambda tier: globals_rt.variant_key(
+            self._key(arg_types, tier), lambda k: cache.load(k, root), _value_hash, cache.make_key),
+            lambda key, tier, staging: self._build(key, arg_types, staging, tier), _entry_valid, root)
 
-    def _build(self, key: str, arg_types: tuple, staging) -> dict:
+    def _build(self, key: str, arg_types: tuple, staging, tier: str) -> dict:
         """Translates and compiles into the staging folder; returns the metadata."""
-        from .build.toolchain import compile_shared
-        from .cxx.names import symbol
-        from .cxx.nogil import releases_gil
-        from .fallback_rt import with_sources
-        from .passes.pipeline import translate
+        with timing.phase("import"):  # the compiler's modules (libcst, the passes): loaded by the first build
+            from .build.toolchain import compile_shared
+            from .cxx.names import symbol
+            from .cxx.nogil import releases_gil
+            from .fallback_rt import with_sources
+            from .frontend import parse, to_hir  # noqa: F401
+            from .passes.pipeline import translate
 
         cache.COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
-        tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
+        with _TRANSLATING:  # the passes' per-process tables are not for two threads at once (eager.py)
+            tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
         regions = with_sources(tr.regions)  # the entry runs wherever the project moves
         src = staging / cache.SOURCE
         src.write_text(tr.cpp)
-        compile_shared(str(src), str(staging / cache.LIBRARY), self.options)
+        compile_shared(str(src), str(staging / cache.LIBRARY), self.options, tier=tier)
         return {
             "function": f"{self.py_func.__module__}.{self.py_func.__qualname__}",
             "qualname": self.py_func.__qualname__,  # with source_file: `transpile show file.py:f`
@@ -372,6 +402,7 @@ class JitFunction:
             "regions": regions,
             "fallbacks": tr.fallbacks,
             "releases_gil": releases_gil(tr, arg_types, self.options),
+            "tier": tier,
         }
 
 

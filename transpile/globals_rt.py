@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import sys
 
-from .passes.live_globals import signature
-
 _MISSING = object()
 
 
@@ -23,6 +21,13 @@ def records(program, value_hash) -> list:
     for (module, name, attrs), (kind, recorded) in program.live_globals.items():
         out.append([module, name, list(attrs), kind, value_hash(recorded) if kind == "value" else recorded])
     return sorted(out)
+
+
+def _signature(value) -> str:
+    # imported on use: the typer's module brings the HIR, which a warm start never needs
+    from .passes.live_globals import signature
+
+    return signature(value)
 
 
 def _current(module: str, name: str, attrs):
@@ -39,7 +44,7 @@ def valid(deps: dict, value_hash) -> bool:
         value = _current(module, name, attrs)
         if value is _MISSING:
             return False
-        if (value_hash(value) if kind == "value" else signature(value)) != recorded:
+        if (value_hash(value) if kind == "value" else _signature(value)) != recorded:
             return False
     return True
 
@@ -87,5 +92,5 @@ def variant_key(key: str, load, value_hash, make_key) -> str:
     for module, name, attrs, kind, _ in deps["live"]:
         value = _current(module, name, attrs)
         current.append([module, name, attrs, None if value is _MISSING
-                        else value_hash(value) if kind == "value" else signature(value)])
+                        else value_hash(value) if kind == "value" else _signature(value)])
     return make_key([key, current])

@@ -299,16 +299,20 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
 
+    meta = cache.load(jf._key(arg_types))  # the exact entry first: nothing serves better (a warm start's path)
+    if meta is not None and entry_valid(meta):
+        return 0, _as_spec(meta, arg_types, bool(meta.get("aot")))
     best = None
     for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
         probe = copy.copy(jf)
         probe.options = replace(jf.options, jit_level=level)
         for types in _variants(arg_types):
-            exact = types == arg_types and level == jf.options.jit_level
+            if types == arg_types and level == jf.options.jit_level:
+                continue  # looked up above
             meta = cache.load(probe._key(types))
-            if meta is None or not (exact or meta.get("aot")):
+            if meta is None or not meta.get("aot"):
                 continue
-            d = 0 if exact else signature_distance(types, meta.get("also_accepts"), arg_types)
+            d = signature_distance(types, meta.get("also_accepts"), arg_types)
             if d is not None and (best is None or d < best[0]) and entry_valid(meta):
                 best = (d + (level != jf.options.jit_level), _as_spec(meta, arg_types, bool(meta.get("aot"))))
     return best

@@ -3,14 +3,13 @@ inside the package when installed and sit at the project root in a source
 checkout."""
 from __future__ import annotations
 
-import hashlib
-import os
 from functools import lru_cache
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+@lru_cache(maxsize=None)  # on every cache key (flags name the runtime's folder): no stat calls each time
 def _find(name: str) -> Path:
     for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
         if candidate.is_dir():
@@ -29,24 +28,10 @@ def runtime_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def fingerprint() -> str:
-    """Hash of transpile's own code, templates and C++ runtime: part of every
-    cache key, so upgrading transpile never reuses stale artifacts.  Names,
-    sizes and modification times stand for the contents: a warm start pays
-    for ~80 stat calls instead of reading every file."""
-    h = hashlib.sha256()
-    roots = [PACKAGE_DIR, templates_dir(), runtime_dir()]
-    seen = set()
-    for root in roots:
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for fname in sorted(filenames):
-                if not fname.endswith((".py", ".j2", ".h", ".hpp", ".c", ".cuh")):
-                    continue
-                path = os.path.join(dirpath, fname)
-                real = os.path.realpath(path)
-                if real in seen:
-                    continue
-                seen.add(real)
-                st = os.stat(real)
-                h.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+    """Identity of transpile's own code, templates and C++ runtime: part of
+    every cache key, so upgrading transpile never reuses stale artifacts
+    (transpile/fingerprint.py: a stamp written at install time, or the files'
+    sizes and modification times in a source checkout)."""
+    from . import fingerprint as fp
+
+    return fp.fingerprint(PACKAGE_DIR, [PACKAGE_DIR, templates_dir(), runtime_dir()])

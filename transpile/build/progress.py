@@ -50,11 +50,14 @@ def _rich_line(text: str, done: threading.Event) -> bool:
     return True
 
 
+_GROUPS = 0  # group() displays open: single compiles inside them show no line of their own
+
+
 @contextmanager
 def compiling(source_path: str):
     """Around one compile: after the delay, a line naming what compiles and
     for how long, while stderr is a terminal."""
-    if not sys.stderr.isatty():
+    if not sys.stderr.isatty() or _GROUPS:
         yield
         return
     done = threading.Event()
@@ -69,5 +72,40 @@ def compiling(source_path: str):
     try:
         yield
     finally:
+        done.set()
+        thread.join()
+
+
+def _tqdm_bar(text: str, total: int, count: list, done: threading.Event) -> bool:
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return False
+    with tqdm(desc=text, total=total, file=sys.stderr, leave=False) as bar:
+        while not done.wait(0.25):
+            bar.n = count[0]
+            bar.refresh()
+    return True
+
+
+@contextmanager
+def group(text: str, total: int):
+    """One line for several compiles running at once (signatures=[...]),
+    counting those done; yields the function to call as each one ends."""
+    global _GROUPS
+    done, count = threading.Event(), [0]
+
+    def show():
+        if sys.stderr.isatty() and not done.wait(_delay()):
+            _tqdm_bar(f"transpile: compiling {text}", total, count, done) or \
+                _rich_line(f"transpile: compiling {text}", done)
+
+    _GROUPS += 1
+    thread = threading.Thread(target=show, name="transpile-progress", daemon=True)
+    thread.start()
+    try:
+        yield lambda: count.__setitem__(0, count[0] + 1)
+    finally:
+        _GROUPS -= 1
         done.set()
         thread.join()

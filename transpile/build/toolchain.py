@@ -6,7 +6,6 @@ import contextlib
 import os
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -76,8 +75,36 @@ extern "C" __attribute__((visibility("default"))) int tr_probe(int x) {
 def usable(compiler: Compiler) -> str | None:
     """Why the compiler cannot build transpile's modules, or None: it must
     compile C++20 into a shared library that loads and runs (checked once per
-    process and compiler binary, before anything is built or cached with it)."""
+    compiler binary, before anything is built or cached with it; a success is
+    remembered on disk, so later processes skip the probe's compile)."""
+    marker = _probe_marker(compiler)
+    if marker is not None and marker.is_file():
+        return None
+    problem = _probe(compiler)
+    if problem is None and marker is not None:
+        with contextlib.suppress(OSError):
+            marker.parent.mkdir(mode=0o700, exist_ok=True)
+            marker.touch()
+    return problem
+
+
+def _probe_marker(compiler: Compiler):
+    """The file that says this compiler binary passed the probe: in the folder
+    of the cache's signing key (which outlives any cache directory), or None
+    when that folder cannot be trusted."""
+    import hashlib
+
+    from . import trust
+
+    if trust.key_problem():
+        return None
+    digest = hashlib.sha256(f"{compiler.identity}\n{_PROBE}".encode()).hexdigest()[:32]
+    return trust.config_dir() / "compilers" / digest
+
+
+def _probe(compiler: Compiler) -> str | None:
     import ctypes
+    import subprocess
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="transpile-probe-") as d:
@@ -111,7 +138,36 @@ def usable(compiler: Compiler) -> str | None:
 STRICT_FP = ("-ffp-contract=off",)
 
 
-def flags(options) -> list[str]:
+# A specialization is built once or twice (build/tiers.py): a QUICK build the
+# first call runs on, and the OPTIMIZED one that replaces it when it is ready
+# (or at once with TRANSPILE_TIERED=0, and for everything ahead of time).
+QUICK, OPTIMIZED = "quick", "optimized"
+
+# -O level per jit_level and tier, from benchmarks/bench_opt_levels.py (bench_core's
+# ten loop kernels; medians on a busy 2-core machine; speed as a geometric mean
+# relative to -O3).  Default @jit: -O2 runs at 0.99x -O3's speed, -O1 at 0.63x,
+# -O0 at 0.04x; compiles take 1.66 s, 1.69 s, 1.46 s and 1.38 s (parsing the
+# runtime's headers dominates).  jit_level O1 (-march=native): -O2 0.79x (no
+# vectorized stencil), -O1 0.50x; compiles 1.47 s, 1.48 s (-O3), 1.33 s.  So the
+# optimized builds are -O2 and -O3, and the quick build is -O1 (-O0 saves
+# little compile time and runs 25-30x slower).
+OPT_LEVELS = {("O0", QUICK): "-O1", ("O0", OPTIMIZED): "-O2", ("O1", QUICK): "-O1", ("O1", OPTIMIZED): "-O3"}
+
+
+def opt_flags(options, tier: str = OPTIMIZED) -> list[str]:
+    """The optimization flags of one tier (-march=native: jit_level O1's optimized build)."""
+    native = ["-march=native"] if options.jit_level == "O1" and tier == OPTIMIZED else []
+    return [OPT_LEVELS[options.jit_level, tier], *native]
+
+
+def tiered(options) -> bool:
+    """Whether a specialization first runs on a quick build (TRANSPILE_TIERED=0: never)."""
+    if os.environ.get("TRANSPILE_TIERED", "1").strip().lower() in ("0", "false", "no", "off"):
+        return False
+    return options.backend == "cpu" and opt_flags(options, QUICK) != opt_flags(options, OPTIMIZED)
+
+
+def flags(options, tier: str = OPTIMIZED) -> list[str]:
     if options.backend != "cpu":  # nvcc / CANN (build/backends.py)
         from . import backends
 
@@ -121,9 +177,7 @@ def flags(options) -> list[str]:
     common = ["-std=c++20", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno", *fastmath_flags(options),
               "-fvisibility=hidden",
               "-w", "-I", str(runtime_dir())]
-    if options.jit_level == "O1":
-        return common + ["-O3", "-march=native"]
-    return common + ["-O1"]
+    return common + opt_flags(options, tier)
 
 
 PARALLEL_HEADER = '#include "transpile_rt/backend/parallel.hpp"'
@@ -141,7 +195,8 @@ def uses_openmp(source_path: str) -> bool:
     return PARALLEL_HEADER in text or PARALLEL_EXPR_DEFINE in text
 
 
-def command(source_path: str, output_path: str, options, portable: bool = False) -> list[str]:
+def command(source_path: str, output_path: str, options, portable: bool = False,
+            tier: str = OPTIMIZED) -> list[str]:
     """The compiler command for one translation unit (portable: no -march=native,
     for artifacts that ship)."""
     if options.backend != "cpu":
@@ -151,35 +206,51 @@ def command(source_path: str, output_path: str, options, portable: bool = False)
         return [*backends.compiler(options, host.path if host else None), *flags(options), source_path,
                 "-o", output_path, *backends.link_flags(options)]
     compiler = find_compiler()
-    cmd_flags = [f for f in flags(options) if not (portable and f == "-march=native")]
+    cmd_flags = [f for f in flags(options, tier) if not (portable and f == "-march=native")]
     if uses_openmp(source_path):
         cmd_flags.append("-fopenmp")
     return [compiler.path, *cmd_flags, source_path, "-o", output_path]
 
 
 def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,
-                   portable: bool = False, progress: bool = True) -> None:
+                   portable: bool = False, progress: bool = True, tier: str = OPTIMIZED,
+                   started=None) -> None:
     """Compiles one translation unit into a shared library (progress: a line on
-    the terminal while a compile takes over a second; `transpile build` has its own)."""
+    the terminal while a compile takes over a second; `transpile build` and
+    background builds have none of their own).  started: called with the
+    compiler's Popen (a background build: it runs at a lower priority, and is
+    killed if the process exits first)."""
+    import subprocess
+
+    from .. import timing
     from .progress import compiling
 
-    cmd = command(source_path, output_path, options, portable)
+    cmd = command(source_path, output_path, options, portable, tier)
     try:
-        with compiling(source_path) if progress else contextlib.nullcontext():
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
+        with compiling(source_path) if progress else contextlib.nullcontext(), timing.phase("compile"):
+            with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  start_new_session=started is not None) as proc:  # killed as a group
+                if started is not None:
+                    with contextlib.suppress(OSError):
+                        os.setpriority(os.PRIO_PROCESS, proc.pid, 10)  # after the caller's own threads
+                    started(proc)
+                try:
+                    _, stderr = proc.communicate(timeout=600)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
     except OSError as exc:
         raise CompileError(f"cannot run the C++ compiler {cmd[0]}: {exc}") from None
     if proc.returncode != 0:
         # nvcc writes file(LINE): error: ...; read it as g++'s file:LINE:COL: error: ...
-        stderr = re.sub(r"^(\S+)\((\d+)\): error:", r"\1:\2:0: error:", proc.stderr, flags=re.M)
+        stderr = re.sub(r"^(\S+)\((\d+)\): error:", r"\1:\2:0: error:", stderr, flags=re.M)
         raise _compile_error(stderr, source_path)
     if options.backend == "cpu":  # never cache a library that cannot load (device libraries need their runtime)
         import ctypes
 
         try:
-            ctypes.CDLL(output_path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+            with timing.phase("load"):
+                ctypes.CDLL(output_path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
         except OSError as exc:
             raise GeneratedCodeError(f"the library the C++ compiler built cannot be loaded: {exc}",
                                      hint=REPORT_HINT) from None

@@ -7,6 +7,7 @@ import inspect
 
 from ..classes import jit_class
 from ..decorators import jit as _jit
+from ..eager import compile_all
 from .types import NumbaType, Signature, none, parse
 from .options import map_options, warn_once
 
@@ -50,9 +51,24 @@ def _wrap(fn, opts: dict, sigs: tuple):
                   "(Numba would run them in order); transpile checks that iterations are independent, and "
                   "only the order of floating-point reductions can differ")
     dispatcher = _jit(fn, **opts)
+    if len(sigs) > 1:  # built at once (eager.py); each is then checked, and its error raised, in turn
+        compile_all(dispatcher, [argument_types(sig) for sig in sigs])
     for sig in sigs:
         compile_signature(dispatcher, sig)
     return dispatcher
+
+
+def argument_types(sig: Signature) -> list:
+    """The argument types a declared signature compiles (Python numbers for
+    Numba's int64/float64/bool/complex128 scalars: see compile_signature)."""
+    from ..hir import types as T
+
+    out = []
+    for t in T.parse_signature(sig.arg_text()):
+        if isinstance(t, T.Scalar) and t.dtype in _SCALAR_PYTHON:
+            t = T.Scalar(t.dtype, weak=True)
+        out.append(t)
+    return out
 
 
 def compile_signature(dispatcher, sig: Signature) -> None:
@@ -61,11 +77,7 @@ def compile_signature(dispatcher, sig: Signature) -> None:
     Python numbers, which is how such signatures are called."""
     from ..hir import types as T
 
-    arg_types = []
-    for t in T.parse_signature(sig.arg_text()):
-        if isinstance(t, T.Scalar) and t.dtype in _SCALAR_PYTHON:
-            t = T.Scalar(t.dtype, weak=True)
-        arg_types.append(t)
+    arg_types = argument_types(sig)
     dispatcher.compile(arg_types)
     declared = sig.return_type
     if declared is None or declared is none:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import FunctionNotCompilable
+from .. import timing
 from ..frontend import function_hir
 from ..frontend.capture import mode_of
 from ..hir import types as T
@@ -32,13 +33,15 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
     from . import classes
 
     mode = mode_of(options)
-    program = Program(options, lambda fn: function_hir(fn, mode))
+    program = Program(options, lambda fn: _parsed(fn, mode))
     if construct is not None:
         layout = classes.discover_layout(program, construct, tuple(arg_types))
-        entry = program.specialize(pyfunc, (layout,) + tuple(arg_types))
+        with timing.phase("type"):
+            entry = program.specialize(pyfunc, (layout,) + tuple(arg_types))
         return_type = layout
     else:
-        entry = program.specialize(pyfunc, tuple(arg_types))
+        with timing.phase("type"):  # parsing too, callee by callee: timed as "parse" (_parsed)
+            entry = program.specialize(pyfunc, tuple(arg_types))
         return_type = T.MaybeWeak(entry.return_type) if entry.weak_returns else entry.return_type
         items = entry.path_types.weak_items if entry.path_types else ()
         if items:  # tuple items that are Python numbers on some paths (passes/paths.py)
@@ -49,6 +52,13 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
                                     "functions returned to compiled callers compile; this call runs in CPython")
     if not T.mentions_instance(return_type):
         T.to_descriptor(return_type)  # raises early for values that cannot cross into Python
-    module, regions, report, layouts = lower_program(program, entry, options, symbol,
-                                                     construct=return_type if construct is not None else None)
-    return Translation(render(module), entry, program, symbol, regions, report, return_type, layouts)
+    with timing.phase("render"):  # lowering and the C++ text
+        module, regions, report, layouts = lower_program(program, entry, options, symbol,
+                                                         construct=return_type if construct is not None else None)
+        cpp = render(module)
+    return Translation(cpp, entry, program, symbol, regions, report, return_type, layouts)
+
+
+def _parsed(fn, mode):
+    with timing.phase("parse"):
+        return function_hir(fn, mode)

@@ -1730,6 +1730,18 @@ static PyObject *dispatcher_remove_overload(Dispatcher *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* Points a specialization at another build of the same code (build/tiers.py
+ * swaps the optimized build in): only the entry pointer changes, so a call
+ * running the old entry in another thread keeps valid descriptors. */
+static PyObject *dispatcher_replace_entry(Dispatcher *self, PyObject *args) {
+    unsigned long long old_address, new_address;
+    if (!PyArg_ParseTuple(args, "KK:replace_entry", &old_address, &new_address)) return NULL;
+    Overload *ov = overload_at(self, old_address);
+    if (!ov) return NULL;
+    ov->fn = (tr_entry_fn)(uintptr_t)new_address;
+    Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_clear_overloads(Dispatcher *self, PyObject *unused) {
     free_overloads(self);
     Py_RETURN_NONE;
@@ -1803,6 +1815,8 @@ static PyMethodDef dispatcher_methods[] = {
     {"set_guards", (PyCFunction)dispatcher_set_guards, METH_VARARGS,
      "set_guards(entry_address, guards_or_None): the live-global guards checked before each call"},
     {"remove_overload", (PyCFunction)dispatcher_remove_overload, METH_O, "remove_overload(entry_address)"},
+    {"replace_entry", (PyCFunction)dispatcher_replace_entry, METH_VARARGS,
+     "replace_entry(old_entry_address, new_entry_address)"},
     {"__dir__", (PyCFunction)dispatcher_dir, METH_NOARGS, "the dispatcher's names and its public attributes"},
     {NULL}};
 

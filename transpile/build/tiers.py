@@ -1,0 +1,169 @@
+"""Tiered compilation: a specialization's first call runs on a quickly
+compiled build, while one worker thread compiles the optimized build of the
+same C++ in the background and swaps it in when it is ready.
+
+Both builds are cache entries (their keys differ by the compiler flags), so a
+later process starts on the optimized one when it exists.  The worker never
+blocks the caller: the optimized compile runs at a lower priority, one at a
+time, and the swap only changes the entry pointer of the dispatcher's
+specialization (runtime.c, replace_entry).  TRANSPILE_TIERED=0 builds the
+optimized code at once (toolchain.tiered).
+
+At exit, a background compile still running is killed and its staging folder
+removed; entries are committed by an atomic rename, so none is ever left
+half-written.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from . import cache
+from .loader import entry_address, init_regions
+from .toolchain import OPTIMIZED, QUICK, compile_shared, tiered
+
+# fields cache.commit adds to an entry's metadata (a new entry gets its own)
+_COMMITTED = ("dir", "library_size", "library_sha256", "created", "python", "signature")
+
+
+class _Stopped(Exception):
+    """The process is exiting: the background build is abandoned."""
+
+
+def fetch(options, key_for, build, valid, root):
+    """The cache entry a call runs on: the optimized one when it exists (or is
+    built now, when not tiered), else the quick one, built if need be, which
+    carries what follow() needs to schedule the optimized build.
+
+    key_for(tier) -> key; build(key, tier, staging) -> metadata."""
+    if not tiered(options):
+        key = key_for(OPTIMIZED)
+        return cache.fetch(key, lambda staging: build(key, OPTIMIZED, staging), valid=valid, root=root)
+    optimized = key_for(OPTIMIZED)
+    meta = _load(optimized, valid, root)
+    if meta is not None:
+        return meta
+    quick = key_for(QUICK)
+    meta = cache.fetch(quick, lambda staging: build(quick, QUICK, staging), valid=valid, root=root)
+    base = {k: v for k, v in meta.items() if k not in _COMMITTED}
+    meta["tier"] = QUICK
+    meta["tier_next"] = (optimized, valid, root, options, meta["dir"], base)
+    return meta
+
+
+def _load(key, valid, root):
+    try:
+        meta = cache.load(key, root)
+    except Exception:  # noqa: BLE001 - an entry to leave alone (another user's, unreadable): the quick path
+        return None
+    return meta if meta is not None and valid(meta) else None
+
+
+def follow(jf, spec: dict) -> None:
+    """After a quick build is registered: queue its optimized build."""
+    job = spec.pop("tier_next", None)
+    if job is not None and not _state.stopping:
+        _state.start()
+        _state.jobs.put((jf, spec, *job))
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Blocks until every queued background build is done (tests, benchmarks);
+    False if the timeout passed first."""
+    done = threading.Event()
+    if _state.thread is None or not _state.thread.is_alive():
+        return True
+    _state.jobs.put(done)
+    return done.wait(timeout)
+
+
+class _State:
+    def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        """Empty (and, in a forked child, forgets the parent's worker and compilers)."""
+        self.jobs = None  # a queue.Queue from the first job on (a warm start never imports queue)
+        self.thread: threading.Thread | None = None
+        self.running: set = set()  # compiler processes of the background build
+        self.stopping = False
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        with self.lock:
+            if self.jobs is None:
+                import queue
+
+                self.jobs = queue.Queue()
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._work, name="transpile-tiers", daemon=True)
+                self.thread.start()
+
+    def _work(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if isinstance(job, threading.Event):
+                job.set()
+                continue
+            try:
+                _optimize(*job)
+            except _Stopped:
+                return
+            except Exception:  # noqa: BLE001 - the quick build keeps serving; nothing is lost
+                if os.environ.get("TRANSPILE_DEBUG", "0") not in ("", "0"):
+                    import traceback
+
+                    traceback.print_exc(file=sys.stderr)
+
+    def track(self, proc) -> None:
+        self.running.add(proc)
+
+    def stop(self) -> None:
+        """At exit: no new build, the running compiler killed, its staging removed."""
+        self.stopping = True
+        for proc in list(self.running):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the compiler driver and cc1plus/as under it
+            except OSError:
+                pass
+        if self.thread is not None and self.thread.is_alive():
+            self.thread.join(2.0)  # lets the worker remove its staging folder and release the entry's lock
+
+
+_state = _State()
+atexit.register(_state.stop)
+os.register_at_fork(after_in_child=_state.reset)
+
+
+def _optimize(jf, spec, key, valid, root, options, quick_dir, base) -> None:
+    def build(staging: Path) -> dict:
+        shutil.copyfile(Path(quick_dir) / cache.SOURCE, staging / cache.SOURCE)  # the same C++, other flags
+        proc_holder = []
+        try:
+            compile_shared(str(staging / cache.SOURCE), str(staging / cache.LIBRARY), options, progress=False,
+                           tier=OPTIMIZED, started=lambda p: (proc_holder.append(p), _state.track(p)))
+        finally:
+            for p in proc_holder:
+                _state.running.discard(p)
+        if _state.stopping:
+            raise _Stopped
+        return dict(base, tier=OPTIMIZED)
+
+    if _state.stopping:
+        raise _Stopped
+    meta = cache.fetch(key, build, valid=valid, root=root)
+    if _state.stopping:
+        raise _Stopped
+    library = os.path.join(meta["dir"], cache.LIBRARY)
+    address = entry_address(library, meta["symbol"])
+    init_regions(library, spec.get("region_callables") or ())
+    with jf._lock:
+        if not any(s is spec for s in jf._specializations):
+            return  # respecialized meanwhile (a global was rebound)
+        jf.dispatcher.replace_entry(spec["address"], address)
+        spec.update(dir=meta["dir"], address=address, tier=OPTIMIZED)

@@ -1,0 +1,73 @@
+"""The identity of transpile's own code (its Python modules, templates and C++
+runtime), part of every cache key so that an upgrade never reuses stale
+artifacts.
+
+An installed copy carries it in a stamp file written once at build time
+(setup.py hashes the files' contents into `_fingerprint.txt`): a warm start
+reads one small file.  A source checkout or an editable install has no stamp
+and is edited while in use, so each process stats its files instead (names,
+sizes and modification times stand for the contents; about 170 stat calls).
+
+Standard library only: setup.py loads this file by path, before the package
+(and its compiled bridge) exists.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+STAMP = "_fingerprint.txt"
+SUFFIXES = (".py", ".j2", ".h", ".hpp", ".c", ".cuh")
+
+
+def files(roots) -> list[tuple[str, str]]:
+    """(path relative to its root, path) of every file that decides generated
+    code, in a fixed order; __pycache__ and hidden folders are skipped."""
+    out = []
+    for root in roots:
+        root = os.fspath(root)
+        pending = [""]
+        while pending:
+            rel_dir = pending.pop()
+            with os.scandir(os.path.join(root, rel_dir)) as it:
+                for entry in it:
+                    rel = os.path.join(rel_dir, entry.name)
+                    if entry.is_dir():
+                        if entry.name != "__pycache__" and not entry.name.startswith("."):
+                            pending.append(rel)
+                    elif entry.name.endswith(SUFFIXES):
+                        out.append((rel, entry.path))
+    out.sort()
+    return out
+
+
+def content_digest(roots) -> str:
+    """Hash of the files' names and contents (build time: setup.py)."""
+    h = hashlib.sha256()
+    for rel, path in files(roots):
+        with open(path, "rb") as f:
+            h.update(f"{rel}:{hashlib.sha256(f.read()).hexdigest()}\n".encode())
+    return h.hexdigest()
+
+
+def stat_digest(roots) -> str:
+    """Hash of the files' names, sizes and modification times (a checkout)."""
+    h = hashlib.sha256()
+    for rel, path in files(roots):
+        st = os.stat(path)
+        h.update(f"{rel}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def read_stamp(package_dir) -> str | None:
+    """The digest setup.py wrote into an installed package, or None."""
+    try:
+        with open(os.path.join(package_dir, STAMP)) as f:
+            text = f.read().strip()
+    except OSError:
+        return None
+    return text or None
+
+
+def fingerprint(package_dir, roots) -> str:
+    return read_stamp(package_dir) or stat_digest(roots)
