@@ -21,6 +21,7 @@ from .build import cache, tiers
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
                           TranspileFallbackWarning, UnsupportedArgumentError)
+from .frontend.capture import remember_call
 from .frontend.source import source_hash
 from .hir import types as T
 from .hir.jit_classes import layout_key, resolve as _resolve
@@ -222,6 +223,8 @@ class JitFunction:
             return self.py_func(*call[0], **call[1])
         try:
             before = cache.COMPILE_COUNT
+            if self.options.capture_mode == "trace":  # the trace is made from this call's values
+                remember_call(args)
             spec = self._ensure(types)
         except NoCompilerError as exc:  # no usable C++ compiler, nothing prebuilt: importhook's one policy
             _PREBUILT[1](self, types, exc)  # a NoCompilerWarning, or the error under fullgraph

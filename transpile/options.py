@@ -15,9 +15,7 @@ JIT_LEVELS = ("O0", "O1")
 BACKENDS = ("cpu", "cuda", "ascend")
 
 # Accepted values whose implementation has not landed yet.
-NOT_YET = {
-    ("capture_mode", "trace"): "capture_mode='trace' is not implemented yet; use capture_mode='ast'",
-}
+NOT_YET: dict = {}
 
 
 @dataclass(frozen=True)

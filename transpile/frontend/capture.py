@@ -2,13 +2,19 @@
 
 * "ast": the function's source file (an error when it cannot be read);
 * "bytecode": the text recovered from its code object (frontend/bytecode);
+* "trace": a straight-line record of one call (frontend/trace.py), made
+  from the arguments the dispatcher hands remember_call;
 * "auto" (the default): the source where it can be read and is a `def`,
   else the recovered text -- `python -c`, `exec`, the REPL and lambdas.
 """
 from __future__ import annotations
 
-from ..diagnostics import TranspileError
+import threading
+
+from ..diagnostics import FunctionNotCompilable, TranspileError
 from .source import FunctionSource, get_source
+
+_CALL = threading.local()  # trace mode: the arguments of the call being compiled
 
 
 def mode_of(options) -> str:
@@ -47,3 +53,23 @@ def effective_mode(pyfunc, mode: str) -> str:
     except (OSError, TypeError):
         return "bytecode"
     return "ast"
+
+
+def remember_call(args: tuple) -> None:
+    """The dispatcher's slow path, before it compiles a trace-mode function."""
+    _CALL.args = args
+
+
+def traced(pyfunc, mode: str):
+    """For trace mode, the function holding the record of the remembered call
+    (its HIR from its own text); for the other modes None."""
+    if mode != "trace":
+        return None
+    args = getattr(_CALL, "args", None)
+    _CALL.args = None
+    if args is None:
+        raise FunctionNotCompilable("capture_mode='trace' compiles on a call, from the values passed",
+                                    None, "call the function (ahead-of-time builds need capture_mode='ast')")
+    from .trace import traced_function
+
+    return traced_function(pyfunc, args)

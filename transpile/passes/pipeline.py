@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import FunctionNotCompilable
+from ..diagnostics import FunctionNotCompilable, TranspileError
 from .. import timing
 from ..frontend import function_hir
-from ..frontend.capture import mode_of
+from ..frontend.capture import mode_of, traced
 from ..hir import types as T
 from .infer import Program
 from .typed import TypedFunction
@@ -34,6 +34,10 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
 
     mode = mode_of(options)
     program = Program(options, lambda fn: _parsed(fn, mode))
+    record = traced(pyfunc, mode)
+    if record is not None:  # the trace's own function, typed from its text (not a dependency to re-check)
+        program.synthetic[record] = _parsed(record, "ast")
+        pyfunc = record
     if construct is not None:
         layout = classes.discover_layout(program, construct, tuple(arg_types))
         with timing.phase("type"):
@@ -41,7 +45,7 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
         return_type = layout
     else:
         with timing.phase("type"):  # parsing too, callee by callee: timed as "parse" (_parsed)
-            entry = program.specialize(pyfunc, tuple(arg_types))
+            entry = _specialize(program, pyfunc, tuple(arg_types), record is not None)
         return_type = T.MaybeWeak(entry.return_type) if entry.weak_returns else entry.return_type
         items = entry.path_types.weak_items if entry.path_types else ()
         if items:  # tuple items that are Python numbers on some paths (passes/paths.py)
@@ -57,6 +61,18 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
                                                          construct=return_type if construct is not None else None)
         cpp = render(module)
     return Translation(cpp, entry, program, symbol, regions, report, return_type, layouts)
+
+
+def _specialize(program, pyfunc, arg_types: tuple, is_trace: bool):
+    """A trace that does not type (an operation outside the compiled subset)
+    runs the function in CPython, as a function that does not compile does."""
+    try:
+        return program.specialize(pyfunc, arg_types)
+    except TranspileError as exc:
+        if not is_trace or isinstance(exc, FunctionNotCompilable):
+            raise
+        raise FunctionNotCompilable(f"the trace of {pyfunc.__qualname__} does not compile: {exc.message}", exc.loc,
+                                    "the whole function runs in CPython") from None
 
 
 def _parsed(fn, mode):
