@@ -23,6 +23,7 @@ import copy
 import math
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -154,13 +155,16 @@ r = a * a + a
 """
 
 
-def run_script(path: str, env: dict) -> float:
+def run_script(path: str, env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the process and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, path], env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit {proc.returncode}")
-    return dt
+    return dt, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 class Prep:
@@ -178,14 +182,15 @@ class Prep:
         # Imports read .pyc files, as after `pip install` (which byte-compiles);
         # PYTHONDONTWRITEBYTECODE=1 would recompile every module at each start.
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)
-        self.cold, self.warm, self.error = [], [], None
+        self.env["TRANSPILE_TIERED"] = "0"  # one build, as a benchmark should
+        self.cold, self.warm, self.error = [], [], None  # (wall, cpu) per run
         self.runs = 0
         if cache_var:
             self.warm_dir = os.path.join(workdir, f"{name}-warm")
             os.makedirs(self.warm_dir)
             self.env[cache_var] = os.path.join(workdir, f"{name}-unused")
 
-    def run(self, cache_dir: str | None) -> float:
+    def run(self, cache_dir: str | None) -> tuple[float, float]:
         env = dict(self.env)
         if cache_dir:
             env[self.cache_var] = cache_dir
@@ -210,12 +215,16 @@ class Prep:
         except Exception as exc:  # noqa: BLE001
             self.error = exc
 
+    def median(self, runs: str, which: int) -> float:
+        """Median wall (which=0) or CPU (1) time of the cold or warm runs (warm: cold without a cache)."""
+        samples = getattr(self, runs) or self.cold
+        return statistics.median(x[which] for x in samples)
+
     def cells(self) -> list[str]:
         if self.error:
-            return [f"FAILED: {short_reason(self.error)}", ""]
-        cold = statistics.median(self.cold)
-        warm = statistics.median(self.warm) if self.warm else cold
-        return [fmt_time(cold), fmt_time(warm)]
+            return [f"FAILED: {short_reason(self.error)}", "", "", ""]
+        return [fmt_time(self.median("cold", 0)), fmt_time(self.median("warm", 0)), fmt_time(self.median("cold", 1)),
+                fmt_time(self.median("warm", 1))]
 
 
 def section_prepare(runs: int) -> None:
@@ -237,14 +246,20 @@ def section_prepare(runs: int) -> None:
                 tool.one_round()
         rows = [[label, *tool.cells()] for label, tool in tools]
         if not NUMBA:
-            rows.append(["Numba", "n/a (not installed)", "n/a"])
+            rows.append(["Numba", "n/a (not installed)", "n/a", "n/a", "n/a"])
+        floor, tp = tools[0][1], tools[1][1]
+        over = None if floor.error or tp.error else \
+            [(tp.median("warm", i) - floor.median("cold", i)) * 1e3 for i in (0, 1)]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    table(["", "cold (empty cache)", "warm (cache filled)"], rows,
+    table(["", "cold (empty cache)", "warm (cache filled)", "cold CPU", "warm CPU"], rows,
           "cold: TRANSPILE_CACHE_DIR / NUMBA_CACHE_DIR point at a new empty directory each run; "
           "warm: at a directory a previous run filled. The first row is the floor: interpreter start "
-          "plus `import numpy` plus the NumPy expression. Byte-code (.pyc) writing is on for these runs, "
-          "so imports read .pyc files as they do after `pip install`.")
+          "plus `import numpy` plus the NumPy expression. CPU: user + system time of the process (and the "
+          "compiler it runs), steadier than wall time on a busy machine. Byte-code (.pyc) writing is on for "
+          "these runs, so imports read .pyc files as they do after `pip install`; TRANSPILE_TIERED=0.")
+    if over:
+        print(f"transpile's warm start over the floor: {over[0]:+.1f} ms wall, {over[1]:+.1f} ms CPU (medians)\n")
 
 
 # --------------------------------------------------------------------------- (b) call overhead

@@ -121,6 +121,13 @@ class _State:
                     traceback.print_exc(file=sys.stderr)
 
     def track(self, proc) -> None:
+        """A background compiler: after the caller's own threads (nice 10), and
+        only on idle CPU time when TRANSPILE_NUM_THREADS=1 asks for one core."""
+        one_core = os.environ.get("TRANSPILE_NUM_THREADS", "").strip() == "1"
+        try:
+            os.setpriority(os.PRIO_PGRP, proc.pid, 19 if one_core else 10)  # its own group: cc1plus too
+        except OSError:
+            pass
         self.running.add(proc)
 
     def stop(self) -> None:

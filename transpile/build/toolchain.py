@@ -218,8 +218,8 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
     """Compiles one translation unit into a shared library (progress: a line on
     the terminal while a compile takes over a second; `transpile build` and
     background builds have none of their own).  started: called with the
-    compiler's Popen (a background build: it runs at a lower priority, and is
-    killed if the process exits first)."""
+    compiler's Popen, which then runs in its own process group (a background
+    build: build/tiers.py lowers its priority and kills it at exit)."""
     import subprocess
 
     from .. import timing
@@ -231,8 +231,6 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
             with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                   start_new_session=started is not None) as proc:  # killed as a group
                 if started is not None:
-                    with contextlib.suppress(OSError):
-                        os.setpriority(os.PRIO_PROCESS, proc.pid, 10)  # after the caller's own threads
                     started(proc)
                 try:
                     _, stderr = proc.communicate(timeout=600)
