@@ -104,6 +104,13 @@ def driver(n):  # a compiled caller naming module-level functions as arguments
     return euler(decay, 1.0, 0.0, 1.0, n), euler(humps_deriv, 0.0, 0.0, 1.0, n), euler(count_steps, 0.0, 0.0, 1.0, n)
 
 
+@jit
+def local_lambda(n, x):
+    rhs = lambda t, y: -2.0 * y + t  # noqa: E731  (a lambda made here, passed on: a function value)
+    twice = lambda v: v + v  # noqa: E731
+    return euler(rhs, 1.0, 0.0, 1.0, n), apply_twice(twice, x), apply_twice(lambda v: v * 3, x)
+
+
 def check(f, *args):
     expected = f.py_func(*args)
     got = f(*args)
@@ -169,6 +176,7 @@ def test_passed_on_in_tuples_and_returned():
     check(returned, 1.25)
     check(with_library, 0.7)
     check(driver, 100)
+    check(local_lambda, 50, 1.5)
 
 
 @plain_jit

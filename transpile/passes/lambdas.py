@@ -199,8 +199,11 @@ def is_local_lambda(typer, s) -> bool:
     if len(s.targets) == 1 and isinstance(s.targets[0], h.Name) \
             and getattr(typer, "local_lambdas", {}).get(s.targets[0].id) is s:
         return True
-    raise UnsupportedSyntaxError("a lambda stored in a variable is compiled only when the variable is assigned once "
-                                 "and only called or passed as key= of sorted(), min(), max() or list.sort()", s.loc)
+    if len(s.targets) == 1 and isinstance(s.targets[0], h.Name) and not lambda_fn(typer, s.value).free:
+        return False  # a function value (passes/function_values.py): the variable holds it
+    raise UnsupportedSyntaxError("a lambda reading local variables stored in a variable is compiled only when the "
+                                 "variable is assigned once and only called or passed as key= of sorted(), min(), "
+                                 "max() or list.sort()", s.loc)
 
 
 def check_fallback(typer, stmt, names) -> None:
