@@ -12,7 +12,7 @@ from ..library.attributes import lookup as lookup_attr
 from ..library.base import LowerSite
 from ..library.numpy_ufuncs import functor_of
 from ..passes.live_globals import LiveRead
-from ..passes.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS
+from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS
 from .model import CExpr
 from .order import in_order, needs_order
 from .stores import checked, needs_check

@@ -6,7 +6,7 @@ import builtins
 
 from .base import CExpr
 from ..hir import types as T
-from ..passes import promote
+from ..hir import promote
 from .registry import register
 from .base import NOT_CONST, Entry
 from ..parallel import prange

@@ -11,7 +11,7 @@ import numpy as np
 
 from .base import CExpr
 from ..hir import types as T
-from ..passes import promote
+from ..hir import promote
 from .registry import wrap as wrap_entry
 from .base import Entry, NotYetKnown
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .base import CExpr
 from ..hir import types as T
-from ..passes import promote
+from ..hir import promote
 from .base import NOT_CONST
 
 H_UFUNC = "transpile_rt/numpy/ufunc.hpp"

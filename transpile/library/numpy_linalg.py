@@ -6,7 +6,7 @@ import numpy as np
 
 from .base import CExpr
 from ..hir import types as T
-from ..passes import promote
+from ..hir import promote
 from .registry import register, register_method
 from .base import NOT_CONST, Entry
 from .numpy_common import (H_JOIN, H_LA, H_LINALG, H_SHAPE, Fail, array_code, axis_code, code_of, const_value,

@@ -1,13 +1,13 @@
 """NumPy ufuncs (np.sqrt, np.add, ...), np.where, np.clip and the complex
 parts (np.real, np.imag, conjugate).  Result dtypes are asked of NumPy's own
-promotion (passes/promote.py); functors live in numpy/ufunc.hpp."""
+promotion (hir/promote.py); functors live in numpy/ufunc.hpp."""
 from __future__ import annotations
 
 import numpy as np
 
 from .base import CExpr
 from ..hir import types as T
-from ..passes import promote
+from ..hir import promote
 from .registry import register, register_method
 from .base import Entry
 from .numpy_common import H_ITEM, H_UFUNC, WEAK_VALUE

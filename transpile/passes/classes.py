@@ -15,7 +15,7 @@ from ..diagnostics import TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..hir.jit_classes import info_of  # noqa: F401  (the typer reads it here: classes.info_of)
-from . import promote
+from ..hir import promote
 from .targets import jit_target
 
 MAX_DISCOVERY = 8

@@ -21,7 +21,8 @@ from ..diagnostics import (FunctionNotCompilable, MultipleErrors, TypingError, U
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
-from . import fallback, lists, paths, promote
+from ..hir import promote
+from . import fallback, lists, paths
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value

@@ -7,7 +7,8 @@ from ..diagnostics import UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
-from . import classes, indexing, lists, promote
+from ..hir import promote
+from . import classes, indexing, lists
 from . import dicts  # dicts, sets, strs, itertools
 from . import optional  # None-or-a-value
 from . import function_values  # functions passed, stored and returned as values

@@ -6,7 +6,8 @@ import numpy as np
 from ..diagnostics import UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
-from . import classes, indexing, lists, promote
+from ..hir import promote
+from . import classes, indexing, lists
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value

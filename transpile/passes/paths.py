@@ -33,7 +33,8 @@ from __future__ import annotations
 from ..diagnostics import FunctionNotCompilable, PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
-from . import promote, reaching
+from . import reaching
+from ..hir import promote
 from .path_rules import (PathTypes, differs, link, pure, returns, same_storage, semantics_by_flags, statements,
                          weak_only, weakness_only, what)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..hir.types import BOOL, COMPLEX, DTYPES, FLOAT, INT, Array, Scalar, Type
+from .lattice import BOOL, COMPLEX, DTYPES, FLOAT, INT, Array, Scalar, Type
 
 BINARY_UFUNCS = {
     "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "//": np.floor_divide,
