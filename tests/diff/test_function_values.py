@@ -219,7 +219,8 @@ def test_a_function_that_cannot_compile_runs_alone_as_python():
     assert messages and "whole-function" not in " ".join(messages)  # only the call's statement falls back
     sig = next(s for s in euler_plain.signatures if any("rhs" in str(t) for t in s))
     lines = [r["source"].strip() for r in euler_plain.fallbacks(sig)]
-    assert lines == ["y = y + h * dydt(t, y)"]
+    # the call's statement runs as Python (and so may the statements that then hold y as a Python object)
+    assert "y = y + h * dydt(t, y)" in lines and "for _ in range(n):" not in lines
     with pytest.raises(UnsupportedSyntaxError):  # fullgraph: an error naming the call instead
         euler(rhs, 1.0, 0.0, 1.0, 20)
 
