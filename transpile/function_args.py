@@ -8,7 +8,6 @@ from __future__ import annotations
 from . import _runtime
 from .hir import functions
 from .hir import types as T
-from .passes.targets import is_function_value
 
 functions.install(_runtime.register_function)
 
@@ -27,6 +26,8 @@ def describe(value) -> list:
 
 def _with_functions(value, depth: int):
     """The type of a function value, or of a tuple holding some, else None."""
+    from .passes.targets import is_function_value  # on use: it brings the library (a warm start needs none)
+
     if is_function_value(value):
         return functions.Function(value)
     if type(value) is tuple and depth < 16:

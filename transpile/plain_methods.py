@@ -17,10 +17,7 @@ import types
 
 from . import _runtime
 from .diagnostics import FunctionNotCompilable, UnsupportedArgumentError
-from .frontend import function_hir, register_hir
 from .frontend.source import source_hash
-from .passes import plain_methods
-from .passes.targets import is_function_value
 
 
 def is_plain_object(value) -> bool:
@@ -33,6 +30,8 @@ def is_plain_object(value) -> bool:
     try:
         _runtime.describe(value)  # a @jit_class instance, a device array: the bridge takes it
     except TypeError:
+        from .passes.targets import is_function_value  # on use: it brings the library (a warm start needs none)
+
         return not is_function_value(value)
     return False
 
@@ -80,6 +79,9 @@ def _state(jitfn):
 
 
 def _make(jitfn):
+    from .frontend import function_hir, register_hir
+    from .passes import plain_methods
+
     method = jitfn.py_func
     try:
         hir = function_hir(method)
