@@ -131,7 +131,7 @@ def test_unsupported_statement_is_a_region():
     f = jit(ns["f"])
     with pytest.warns(TranspileFallbackWarning, match="statistics.median"):
         assert f(np.arange(4.0), 4) == ns["f"](np.arange(4.0), 4)
-    assert f.fallbacks()[0]["line"] == 4
+    assert any(r["line"] == 4 and "statistics.median" in r["source"] for r in f.fallbacks())
 
 
 def test_python_dash_c():

@@ -126,7 +126,7 @@ class Decoder(StackOps):
         x = self.ins[k]
         op = x.op
         if op == "SWAP" and x.arg == 2 and self._is_chain_link(k):
-            return self.chained_compare(k, hi, stack, ctx)
+            return self.chained_compare(k, hi, stack, ctx, out)
         handler = getattr(self, "op_" + op, None)
         if handler is not None:
             handler(x, stack)
@@ -278,7 +278,10 @@ class Decoder(StackOps):
         exit_ = self.at(x.target)
         back = exit_ - 1
         if not (self.ins[back].op == "JUMP" and self.at(self.ins[back].target) == k):
-            self.fail("a for loop with an else clause or an unusual end", k)
+            # 3.12 may place the body's last block (a return) after the jump back to the loop's head
+            if self.ins[back].op not in ("RETURN_VALUE", "RAISE_VARARGS", "JUMP"):
+                self.fail("a for loop with an unusual end", k)
+            back = exit_
         end = self._else_end(k + 1, back, exit_)
         inner = _Ctx(k, end)
         body_stack = stack + [_Marker("loop"), _Marker("item")]
@@ -303,7 +306,7 @@ class Decoder(StackOps):
         return ops[:3] == ["SWAP", "COPY", "COMPARE_OP"] and self.ins[k + 1].arg == 2 and len(ops) == 4 \
             and ops[3] == "JUMP_OR_POP" and self.ins[k + 3].when is False
 
-    def chained_compare(self, k: int, hi: int, stack, ctx) -> int:
+    def chained_compare(self, k: int, hi: int, stack, ctx, out) -> int:
         """a < b < c as a value: each link compares a copy of its right operand, the
         failing link's cleanup (SWAP 2; POP_TOP) is shared at the end."""
         mid = stack.pop()
@@ -315,7 +318,7 @@ class Decoder(StackOps):
         while True:
             inner: list = []
             while j < hi and not self._is_chain_link(j) and not (
-                    self.ins[j].op == "COMPARE_OP" and self.ins[j + 1].op == "JUMP"):
+                    self.ins[j].op == "COMPARE_OP" and self.ins[j + 1].op in ("JUMP", "RETURN_VALUE")):
                 self.step(j, hi, inner, ctx, [])
                 j += 1
             if j >= hi or len(inner) != 1:
@@ -323,8 +326,10 @@ class Decoder(StackOps):
             comparators.append(inner[0])
             if self.ins[j].op == "COMPARE_OP":
                 ops.append(self.ins[j].arg)
-                end = self.at(self.ins[j + 1].target)
-                if [x.op for x in self.ins[clean:end]] != ["SWAP", "POP_TOP"] or \
+                returns = self.ins[j + 1].op == "RETURN_VALUE"  # 3.12 copies the return into both paths
+                end = clean + 3 if returns else self.at(self.ins[j + 1].target)
+                tail = ["SWAP", "POP_TOP", "RETURN_VALUE"] if returns else ["SWAP", "POP_TOP"]
+                if [x.op for x in self.ins[clean:end]] != tail or returns and j + 2 != clean or \
                         any(self.at(self.ins[n].target) != clean for n in range(k, j)
                             if self.ins[n].op == "JUMP_OR_POP"):
                     self.fail("a chained comparison", k)
@@ -335,6 +340,9 @@ class Decoder(StackOps):
         node = nodes[0]
         node.ops = [_CMP_NODES[o]() for o in ops]
         node.comparators = comparators
+        if self.ins[end - 1].op == "RETURN_VALUE":
+            out.append(self._at(ast.Return(node), k))
+            return end
         stack.append(node)
         return end
 

@@ -1,7 +1,10 @@
 """Soundness of the recovery: the recovered text is compiled again and must
 give the same instructions (operations, operands, jump structure, nested code
 objects) as the function's own code object.  Line numbers and the places of
-NOPs may differ; nothing that changes what runs may."""
+NOPs may differ; nothing that changes what runs may.  This is sound only
+because the version modules' normalization keeps meaning: two code objects
+that normalize alike run alike (a fold that dropped an instruction some jump
+lands on would break that, and py312.py does not fold there)."""
 from __future__ import annotations
 
 from .recover import version
