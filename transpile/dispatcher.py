@@ -377,7 +377,7 @@ class JitFunction:
             from .cxx.nogil import releases_gil
             from .fallback_rt import with_sources
             from .frontend import parse, to_hir  # noqa: F401
-            from .passes.pipeline import translate
+            from .pipeline import translate
 
         cache.COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
@@ -413,7 +413,7 @@ def translate(impl: JitFunction, types: tuple, options=None):
     """The Translation (C++ text, typed program) of one specialization, its
     entry named as the cache entry names it (`transpile show`, f.inspect_cpp)."""
     from .cxx.names import symbol
-    from .passes.pipeline import translate as run
+    from .pipeline import translate as run
 
     options = options or impl.options
     key = impl._key(types) if options == impl.options else "0" * 12

@@ -24,7 +24,7 @@ _TRANSLATE = threading.Lock()  # libcst front end and the Program are not shared
 
 
 def _translate(impl, types, options, sym):
-    from .passes.pipeline import translate
+    from .pipeline import translate
 
     with _TRANSLATE:
         return translate(impl.py_func, types, options, sym)

@@ -10,7 +10,7 @@ import pytest
 
 from transpile.hir import types as T
 from transpile.options import make_options
-from transpile.passes.pipeline import translate
+from transpile.pipeline import translate
 
 from . import golden_funcs as g
 

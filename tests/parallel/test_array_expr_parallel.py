@@ -19,7 +19,7 @@ from transpile import jit
 from transpile.build import toolchain
 from transpile.hir import types as T
 from transpile.options import make_options
-from transpile.passes.pipeline import translate
+from transpile.pipeline import translate
 
 from ..conftest import assert_same
 from . import expr_kernels as ek

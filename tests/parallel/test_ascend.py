@@ -19,7 +19,7 @@ from transpile import jit
 from transpile.errors import BackendUnavailableError
 from transpile.hir import types as T
 from transpile.options import make_options
-from transpile.passes.pipeline import translate
+from transpile.pipeline import translate
 
 from . import device_kernels as dk
 

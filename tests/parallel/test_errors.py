@@ -9,7 +9,7 @@ import pytest
 from transpile import TypingError, UnsupportedSyntaxError, jit, prange
 from transpile.hir import types as T
 from transpile.options import make_options
-from transpile.passes.pipeline import translate
+from transpile.pipeline import translate
 
 
 def cxx(fn, sig="float64[::1]", backend="cpu"):

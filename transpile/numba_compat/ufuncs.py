@@ -188,7 +188,7 @@ class Vectorized:
         in_types = tuple(np.dtype(_default_dtype(a)) for a in args)
         known = self._lazy.get(in_types)
         if known is None:
-            from ..passes.pipeline import translate
+            from ..pipeline import translate
 
             # the result dtype, from translating the kernel alone (no C++ compile)
             scalars = tuple(T.Scalar(dt.name) for dt in in_types)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import FunctionNotCompilable, TranspileError
-from .. import timing
-from ..frontend import function_hir
-from ..frontend.capture import mode_of, traced
-from ..hir import types as T
-from .infer import Program
-from .typed import TypedFunction
+from .diagnostics import FunctionNotCompilable, TranspileError
+from . import timing
+from .frontend import function_hir
+from .frontend.capture import mode_of, traced
+from .hir import types as T
+from .passes.infer import Program
+from .passes.typed import TypedFunction
 
 
 @dataclass
@@ -28,9 +28,9 @@ class Translation:
 def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) -> Translation:
     """construct: a @jit_class's ClassInfo when pyfunc is its __init__ and the
     entry makes a new instance from arg_types (the arguments after self)."""
-    from ..cxx.lower import lower_program
-    from ..cxx.render import render
-    from . import classes
+    from .cxx.lower import lower_program
+    from .cxx.render import render
+    from .passes import classes
 
     mode = mode_of(options)
     program = Program(options, lambda fn: _parsed(fn, mode))
