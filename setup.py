@@ -1,6 +1,7 @@
 """Build script: the package, its data (templates, C++ runtime) and the one
 prebuilt bridge module, transpile._runtime.  Everything else is declared in
 pyproject.toml."""
+import glob
 import importlib.util
 import os
 
@@ -36,6 +37,7 @@ class BuildPyWithFingerprint(build_py):
 bridge = Extension(
     "transpile._runtime",
     sources=["runtime_cpp/transpile_rt/bridge/runtime.c"],
+    depends=sorted(glob.glob("runtime_cpp/transpile_rt/bridge/*.c")),  # the parts runtime.c includes
     include_dirs=[numpy.get_include(), "runtime_cpp/transpile_rt"],
     # -g0: Python's CFLAGS ask for debug info, which costs ~15% of the bridge's compile in every install
     extra_compile_args=["-O2", "-g0", "-std=c11"],

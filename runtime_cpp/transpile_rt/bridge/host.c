@@ -1,0 +1,412 @@
+/* Loading generated modules, and the host table: the Python services compiled
+ * code calls (fallback regions, list and container conversion, print).
+ * Part of transpile._runtime: runtime.c includes it into one translation unit
+ * (the parts share their static functions and tables). */
+
+/* ---- loading generated modules ---------------------------------------- */
+
+static PyObject *load_library(PyObject *mod, PyObject *arg) {
+    PyObject *bytes;
+    if (!PyUnicode_FSConverter(arg, &bytes)) return NULL;
+    void *h = dlopen(PyBytes_AS_STRING(bytes), RTLD_NOW | RTLD_LOCAL);
+    Py_DECREF(bytes);
+    if (!h) {
+        const char *e = dlerror();
+        PyErr_Format(PyExc_ImportError, "cannot load compiled module: %s", e ? e : "unknown error");
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(h);
+}
+
+static PyObject *lookup_symbol(PyObject *mod, PyObject *args) {
+    PyObject *handle;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "Os:symbol", &handle, &name)) return NULL;
+    void *h = PyLong_AsVoidPtr(handle);
+    if (!h && PyErr_Occurred()) return NULL;
+    dlerror();
+    void *p = dlsym(h, name);
+    if (!p) {
+        const char *e = dlerror();
+        PyErr_Format(PyExc_ImportError, "compiled module has no entry '%s': %s", name, e ? e : "");
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(p);
+}
+
+
+/* ---- host services for fallback regions -------------------------------- */
+
+static void host_incref(void *o) { Py_XINCREF((PyObject *)o); }
+static void host_decref(void *o) { Py_XDECREF((PyObject *)o); }
+
+static PyObject *box_value(tr_value *v) {
+    switch (v->kind) {
+    case TR_V_NONE: Py_RETURN_NONE;
+    case TR_V_PYBOOL: return PyBool_FromLong(v->s.b);
+    case TR_V_PYINT: return PyLong_FromLongLong(v->s.i);
+    case TR_V_PYFLOAT: return PyFloat_FromDouble(v->s.d);
+    case TR_V_PYCOMPLEX: return PyComplex_FromDoubles(v->s.c[0], v->s.c[1]);
+    case TR_V_NPSCALAR:
+        if (v->typenum < 0 || v->typenum >= NPY_NTYPES_LEGACY || !descr_of[v->typenum]) break;
+        return PyArray_Scalar(v->s.raw, descr_of[v->typenum], NULL);
+    case TR_V_ARRAY: {
+        if (v->typenum < 0 || v->typenum >= NPY_NTYPES_LEGACY || !descr_of[v->typenum]) break;
+        Node node = {K_ARRAY, v->typenum, v->ndim, 0, 0, 0};
+        return box_array(&node, &v->array);
+    }
+    case TR_V_OBJECT:
+        return Py_NewRef(v->object ? (PyObject *)v->object : Py_None);
+    case TR_V_STR:
+        return PyUnicode_DecodeUTF8(v->array.data, (Py_ssize_t)v->s.i, "surrogatepass");
+    case TR_V_INSTANCE: {
+        tr_object *o = (tr_object *)v->object;
+        v->object = NULL;
+        if (!o) Py_RETURN_NONE;
+        if (o->box) {
+            PyObject *b = Py_NewRef((PyObject *)o->box);
+            release_native(o);
+            return b;
+        }
+        int layout = layout_number_of_key(o->layout);
+        if (layout < 0) {
+            release_native(o);
+            return NULL;
+        }
+        return box_instance(o, layout);
+    }
+    }
+    PyErr_SetString(PyExc_SystemError, "bad value passed to fallback code");
+    return NULL;
+}
+
+/* A failed scalar conversion becomes a TypeError naming the line. */
+static int conversion_failed(PyObject *obj, const tr_value *v, PyObject *where) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "%U: a value of type '%.100s' produced by fallback code cannot be converted to %S; name its type "
+                 "with a '# @jit.typing: () -> T' comment", where, Py_TYPE(obj)->tp_name, (PyObject *)descr_of[v->typenum]);
+    return -1;
+}
+
+/* Converts a value returned by fallback code into what compiled code
+ * expects (values with a @jit.typing type were checked on the Python side;
+ * `where` names the user's line in errors). */
+static int unbox_value(PyObject *obj, tr_value *v, PyObject *where) {
+    if (v->kind == TR_V_STR) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_CheckExact(obj) ? PyUnicode_AsUTF8AndSize(obj, &len) : NULL;
+        if (!text) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%U: compiled code expects a str here, but fallback code produced a "
+                         "value of type '%.100s'", where, Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        v->array.data = (char *)text;
+        v->s.i = len;
+        v->object = Py_NewRef(obj);
+        return 0;
+    }
+    if (v->kind == TR_V_OBJECT) {
+        v->object = Py_NewRef(obj);
+        return 0;
+    }
+    if (v->kind == TR_V_INSTANCE) {
+        const char *expected = (const char *)v->object;
+        tr_object *o = PyObject_TypeCheck(obj, &JitObjectType) ? ((JitObject *)obj)->native : NULL;
+        if (!o || !expected || strcmp(o->layout, expected) != 0) {
+            PyErr_Format(PyExc_TypeError, "%U: compiled code expects a @jit_class instance with the layout %s here, "
+                         "but fallback code produced a value of type '%.100s'", where, expected ? expected : "?",
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        __atomic_fetch_add(&o->refcount, 1, __ATOMIC_RELAXED);
+        v->object = o;
+        return 0;
+    }
+    if (v->kind == TR_V_ARRAY) {
+        if (!PyArray_Check(obj)) goto mismatch;
+        PyArrayObject *a = (PyArrayObject *)obj;
+        int t = PyArray_DESCR(a)->type_num;
+        if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != v->typenum || PyArray_NDIM(a) != v->ndim ||
+            array_problem(a))
+            goto mismatch;
+        v->array.data = PyArray_BYTES(a);
+        for (int k = 0; k < v->ndim; ++k) {
+            v->array.shape[k] = PyArray_DIMS(a)[k];
+            v->array.strides[k] = PyArray_STRIDES(a)[k];
+        }
+        v->object = Py_NewRef(obj);
+        return 0;
+    }
+    /* A scalar of the given typenum. */
+    int t = v->typenum;
+    if (t < 0 || t >= NPY_NTYPES_LEGACY || !descr_of[t]) goto mismatch;
+    if (scalar_typenum(obj) == t) {
+        PyArray_ScalarAsCtype(obj, v->s.raw);
+        return 0;
+    }
+    switch (t) {
+    case NPY_BOOL: {
+        int b = PyObject_IsTrue(obj);
+        if (b < 0) return conversion_failed(obj, v, where);
+        v->s.b = (uint8_t)b;
+        return 0;
+    }
+    case NPY_FLOAT: case NPY_DOUBLE: {
+        double d = PyFloat_AsDouble(obj);
+        if (d == -1.0 && PyErr_Occurred()) return conversion_failed(obj, v, where);
+        if (t == NPY_FLOAT) v->s.f = (float)d; else v->s.d = d;
+        return 0;
+    }
+    case NPY_CFLOAT: case NPY_CDOUBLE: {
+        Py_complex c = PyComplex_AsCComplex(obj);
+        if (c.real == -1.0 && PyErr_Occurred()) return conversion_failed(obj, v, where);
+        if (t == NPY_CFLOAT) { float f[2] = {(float)c.real, (float)c.imag}; memcpy(v->s.raw, f, sizeof f); }
+        else { v->s.c[0] = c.real; v->s.c[1] = c.imag; }
+        return 0;
+    }
+    default: {
+        PyObject *as_int = PyNumber_Index(obj);
+        if (!as_int) {
+            /* CPython's int(x) for floats: truncation. */
+            if (PyFloat_Check(obj)) as_int = PyNumber_Long(obj);
+            if (!as_int) return conversion_failed(obj, v, where);
+        }
+        unsigned long long u = PyLong_AsUnsignedLongLongMask(as_int);
+        Py_DECREF(as_int);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        int size = (int)PyDataType_ELSIZE(descr_of[t]);
+        memcpy(v->s.raw, &u, size);  /* little-endian truncation = wrapping, as NumPy casts */
+        return 0;
+    }
+    }
+mismatch:
+    if (v->kind == TR_V_ARRAY && v->typenum >= 0 && v->typenum < NPY_NTYPES_LEGACY && descr_of[v->typenum])
+        PyErr_Format(PyExc_TypeError, "%U: compiled code expects a %d-d %S array here, but fallback code produced "
+                     "a value of type '%.100s'", where, v->ndim, (PyObject *)descr_of[v->typenum], Py_TYPE(obj)->tp_name);
+    else
+        PyErr_Format(PyExc_TypeError, "%U: compiled code expects another type here, but fallback code produced a "
+                     "value of type '%.100s'", where, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+
+static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout,
+                            tr_value *outs, tr_error *err) {
+    PyObject *table = (PyObject *)regions;
+    if (!table || !PyTuple_Check(table) || region < 0 || region >= PyTuple_GET_SIZE(table)) {
+        PyErr_SetString(PyExc_SystemError, "unknown fallback region");
+        return TR_ERR_PYTHON;
+    }
+    PyObject *entry = PyTuple_GET_ITEM(table, region);  /* (callable, "file.py:LINE") */
+    PyObject *fn = PyTuple_GET_ITEM(entry, 0), *where = PyTuple_GET_ITEM(entry, 1);
+    PyObject *stack[MAX_LEAVES];
+    PyObject **args = nin <= MAX_LEAVES ? stack : PyMem_Malloc(nin * sizeof(PyObject *));
+    if (!args) {
+        PyErr_NoMemory();
+        return TR_ERR_PYTHON;
+    }
+    int ok = 1, made = 0;
+    for (; made < nin; ++made) {
+        args[made] = box_value(&ins[made]);
+        if (!args[made]) { ok = 0; break; }
+    }
+    PyObject *res = ok ? PyObject_Vectorcall(fn, args, nin, NULL) : NULL;
+    for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
+    if (args != stack) PyMem_Free(args);
+    if (!res) return TR_ERR_PYTHON;
+    if (nout > 0) {
+        if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != nout) {
+            Py_DECREF(res);
+            PyErr_SetString(PyExc_SystemError, "fallback region returned the wrong number of values");
+            return TR_ERR_PYTHON;
+        }
+        for (int i = 0; i < nout; ++i) {
+            if (unbox_value(PyTuple_GET_ITEM(res, i), &outs[i], where) < 0) {
+                for (int j = 0; j < i; ++j)
+                    if (outs[j].kind == TR_V_OBJECT || outs[j].kind == TR_V_ARRAY) Py_CLEAR(outs[j].object);
+                    else if (outs[j].kind == TR_V_INSTANCE) release_native((tr_object *)outs[j].object);
+                Py_DECREF(res);
+                return TR_ERR_PYTHON;
+            }
+        }
+    }
+    Py_DECREF(res);
+    (void)err;
+    return TR_OK;
+}
+
+static int host_to_float64(void *object, double *out, const char *where, tr_error *err) {
+    PyObject *obj = object ? (PyObject *)object : Py_None;
+    double d = PyFloat_AsDouble(obj);
+    if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "%s: a value of type '%.100s' produced by fallback code cannot be converted to float64; "
+                     "name its type with a '# @jit.typing: () -> T' comment", where, Py_TYPE(obj)->tp_name);
+        return TR_ERR_PYTHON;
+    }
+    *out = d;
+    (void)err;
+    return TR_OK;
+}
+
+static int host_truthy(void *object, int *out, tr_error *err) {
+    int b = PyObject_IsTrue(object ? (PyObject *)object : Py_None);
+    if (b < 0) return TR_ERR_PYTHON;
+    *out = b;
+    (void)err;
+    return TR_OK;
+}
+
+/* ---- host services for compiled lists ---------------------------------- */
+
+static int64_t host_seq_size(void *seq) {
+    PyObject *o = (PyObject *)seq;
+    return PyList_Check(o) ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
+}
+
+static void *host_seq_item(void *seq, int64_t i) {
+    PyObject *o = (PyObject *)seq;
+    return PyList_Check(o) ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i);
+}
+
+static int host_unbox(void *object, tr_value *v) {
+    static PyObject *where = NULL;
+    if (!where) where = PyUnicode_FromString("a list element");
+    if (!where) return TR_ERR_PYTHON;
+    return unbox_value((PyObject *)object, v, where) < 0 ? TR_ERR_PYTHON : TR_OK;
+}
+
+/* Lists are written back also while an exception from fallback code is on
+ * its way out: it is kept aside meanwhile. */
+static void *host_box(tr_value *v) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyObject *r = box_value(v);
+    if (et) {
+        if (r) PyErr_Restore(et, ev, tb);
+        else { Py_XDECREF(et); Py_XDECREF(ev); Py_XDECREF(tb); }
+    }
+    return r;
+}
+
+static void *host_make_seq(int32_t is_list, int64_t n, void **items) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyObject *r = is_list ? PyList_New((Py_ssize_t)n) : PyTuple_New((Py_ssize_t)n);
+    for (int64_t i = 0; i < n; ++i) {
+        if (!r) Py_DECREF((PyObject *)items[i]);
+        else if (is_list) PyList_SET_ITEM(r, i, (PyObject *)items[i]);
+        else PyTuple_SET_ITEM(r, i, (PyObject *)items[i]);
+    }
+    if (et) {
+        if (r) PyErr_Restore(et, ev, tb);
+        else { Py_XDECREF(et); Py_XDECREF(ev); Py_XDECREF(tb); }
+    }
+    return r;
+}
+
+static int host_list_assign(void *list, void *items) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    int rc = PyList_SetSlice((PyObject *)list, 0, PY_SSIZE_T_MAX, (PyObject *)items);
+    if (et) {
+        if (rc == 0) PyErr_Restore(et, ev, tb);
+        else { Py_XDECREF(et); Py_XDECREF(ev); Py_XDECREF(tb); }
+    }
+    return rc < 0 ? TR_ERR_PYTHON : TR_OK;
+}
+
+/* make_container: a tuple (0), dict (2), set (3) or the one item (4) of
+ * boxed items. */
+static void *host_make_container(int32_t kind, int64_t n, tr_value *items) {
+    PyObject **objs = PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof(PyObject *));
+    PyObject *out = NULL;
+    int64_t made = 0;
+    if (!objs) {
+        PyErr_NoMemory();
+    } else {
+        for (; made < n; ++made)
+            if (!(objs[made] = box_value(&items[made]))) break;
+    }
+    if (objs && made == n) {
+        if (kind == 4) {
+            out = n == 1 ? Py_NewRef(objs[0]) : NULL;
+        } else if (kind == 0) {
+            out = PyTuple_New((Py_ssize_t)n);
+            for (int64_t i = 0; out && i < n; ++i) PyTuple_SET_ITEM(out, i, Py_NewRef(objs[i]));
+        } else {
+            out = kind == 3 ? PySet_New(NULL) : PyDict_New();
+            for (int64_t i = 0; out && i < n; i += kind == 3 ? 1 : 2) {
+                int rc = kind == 3 ? PySet_Add(out, objs[i]) : PyDict_SetItem(out, objs[i], objs[i + 1]);
+                if (rc < 0) Py_CLEAR(out);
+            }
+        }
+    }
+    /* array buffers of items never boxed are released by their capsules' absence: drop them */
+    for (int64_t i = made + (objs && made < n ? 1 : 0); i < n; ++i) {
+        if (items[i].kind == TR_V_ARRAY && items[i].array.buffer) {
+            tr_buffer *b = items[i].array.buffer;
+            if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) == 0) b->release(b);
+        }
+    }
+    for (int64_t i = 0; objs && i < made; ++i) Py_DECREF(objs[i]);
+    PyMem_Free(objs);
+    return out;
+}
+
+/* text_of / write_text: print() in compiled code (transpile_rt/builtins/print.hpp). */
+static void *host_text_of(void *object, int32_t repr, const char **data, int64_t *len) {
+    PyObject *s = repr ? PyObject_Repr((PyObject *)object) : PyObject_Str((PyObject *)object);
+    if (!s) return NULL;
+    Py_ssize_t n = 0;
+    const char *p = PyUnicode_AsUTF8AndSize(s, &n);
+    if (!p) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    *data = p;
+    *len = (int64_t)n;
+    return s;
+}
+
+static int host_write_text(int32_t file, const char *data, int64_t len, int32_t flush) {
+    PyObject *f = PySys_GetObject(file == 2 ? "stderr" : "stdout"); /* borrowed */
+    if (f == NULL || f == Py_None) return TR_OK; /* print() writes nothing then */
+    Py_INCREF(f);
+    PyObject *text = PyUnicode_DecodeUTF8(data, (Py_ssize_t)len, "surrogatepass");
+    PyObject *r = text ? PyObject_CallMethod(f, "write", "O", text) : NULL;
+    Py_XDECREF(text);
+    if (r && flush) {
+        Py_DECREF(r);
+        r = PyObject_CallMethod(f, "flush", NULL);
+    }
+    Py_DECREF(f);
+    if (!r) return TR_ERR_PYTHON;
+    Py_DECREF(r);
+    return TR_OK;
+}
+
+static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref, host_call_region, host_to_float64,
+                             host_truthy,
+                             /* members after this are named (helpers add theirs independently) */
+                             .make_container = host_make_container,
+                             .seq_size = host_seq_size, .seq_item = host_seq_item, .unbox = host_unbox,
+                             .box = host_box, .make_seq = host_make_seq, .list_assign = host_list_assign,
+                             .text_of = host_text_of, .write_text = host_write_text};
+
+/* init_module(handle, regions): hands a loaded module the host table and
+ * its table of region callables (the caller keeps `regions` alive). */
+static PyObject *init_module(PyObject *mod, PyObject *args) {
+    PyObject *handle, *regions;
+    if (!PyArg_ParseTuple(args, "OO!:init_module", &handle, &PyTuple_Type, &regions)) return NULL;
+    void *h = PyLong_AsVoidPtr(handle);
+    if (!h && PyErr_Occurred()) return NULL;
+    dlerror();
+    void *p = dlsym(h, "tr_module_init");
+    if (!p) Py_RETURN_FALSE;
+    ((tr_module_init_fn)(uintptr_t)p)(&HOST, regions);
+    Py_RETURN_TRUE;
+}
