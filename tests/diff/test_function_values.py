@@ -223,6 +223,14 @@ def test_a_function_that_cannot_compile_runs_alone_as_python():
     assert "y = y + h * dydt(t, y)" in lines and "for _ in range(n):" not in lines
     with pytest.raises(UnsupportedSyntaxError):  # fullgraph: an error naming the call instead
         euler(rhs, 1.0, 0.0, 1.0, 20)
+    # each call makes a new closure: one specialization serves them all, each called as itself
+    count = len(euler_plain.signatures)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        for k in (0.25, 2.0, -1.0):
+            assert euler_plain(closing_over(k), 1.0, 0.0, 1.0, 20) == euler_plain.py_func(closing_over(k), 1.0, 0.0,
+                                                                                            1.0, 20)
+    assert len(euler_plain.signatures) == count
 
 
 @plain_jit

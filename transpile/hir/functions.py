@@ -5,9 +5,11 @@ A function value is typed by its identity, like a C++ template argument: a
 callee taking one is specialized for that function and calls it directly
 (inlinable), so nothing about it exists at run time except the object itself
 (kept for the statements that run as Python).  A plain function without
-closure, defaults or keyword defaults is keyed by its code and globals
-instead of the object: every evaluation of one `lambda` expression makes a
-new object that behaves the same, and must not compile again.
+defaults or keyword defaults is keyed by its code and globals instead of
+the object: every evaluation of one `lambda` expression makes a new object
+that behaves the same, and must not compile again.  So is a closure (keyed
+apart from closure-free functions): compiled code never compiles one (its
+calls run as Python, on the object passed), so its cells do not matter.
 
 The bridge numbers keys when a descriptor first names them; the dispatcher
 layer installs the function that registers one (transpile.function_args), so
@@ -25,9 +27,8 @@ _register = None  # (fn, code or None, globals or None) -> number: set by transp
 def key_of(fn) -> tuple:
     """What decides a function value's type: its code and globals where that
     decides its behaviour, else the object itself."""
-    if isinstance(fn, types.FunctionType) and fn.__closure__ is None and not fn.__defaults__ \
-            and not fn.__kwdefaults__:
-        return ("code", id(fn.__code__), id(fn.__globals__))
+    if isinstance(fn, types.FunctionType) and not fn.__defaults__ and not fn.__kwdefaults__:
+        return ("closure" if fn.__closure__ else "code", id(fn.__code__), id(fn.__globals__))
     return ("object", id(fn))
 
 
@@ -75,8 +76,9 @@ def number(t: Function) -> int:
     n = _NUMBERS.get(t.key)
     if n is None:
         fn = t.fn
-        code_keyed = t.key[0] == "code"
-        n = _register(fn, fn.__code__ if code_keyed else None, fn.__globals__ if code_keyed else None)
+        code_keyed = t.key[0] != "object"
+        n = _register(fn, fn.__code__ if code_keyed else None, fn.__globals__ if code_keyed else None,
+                      t.key[0] == "closure")
         _NUMBERS[t.key] = n
     return n
 

@@ -96,18 +96,21 @@ static PyObject *register_layout(PyObject *mod, PyObject *args) {
 
 /* Function values (issue 13): number -> the function compiled code was
  * specialized for.  A number registered with a code object also matches any
- * plain function of that code and globals without closure or defaults (each
- * evaluation of a lambda makes a new object that behaves the same).  Entries
- * live as long as the process, like layouts. */
+ * plain function of that code and globals without defaults (each evaluation
+ * of a lambda makes a new object that behaves the same), with or without a
+ * closure as registered (a closure's calls run as Python, on the object
+ * passed).  Entries live as long as the process, like layouts. */
 typedef struct {
     PyObject *fn, *code, *globals;
+    int closure;
 } FunctionKey;
 static FunctionKey *fn_keys = NULL;
 static int n_fn_keys = 0;
 
 static PyObject *register_function(PyObject *mod, PyObject *args) {
     PyObject *fn, *code, *globals;
-    if (!PyArg_ParseTuple(args, "OOO:register_function", &fn, &code, &globals)) return NULL;
+    int closure = 0;
+    if (!PyArg_ParseTuple(args, "OOO|p:register_function", &fn, &code, &globals, &closure)) return NULL;
     if (code != Py_None && (!PyCode_Check(code) || !PyDict_Check(globals))) {
         PyErr_SetString(PyExc_TypeError, "register_function: a code object and a globals dict, or None, None");
         return NULL;
@@ -118,6 +121,7 @@ static PyObject *register_function(PyObject *mod, PyObject *args) {
     fn_keys[n_fn_keys].fn = Py_NewRef(fn);
     fn_keys[n_fn_keys].code = code == Py_None ? NULL : Py_NewRef(code);
     fn_keys[n_fn_keys].globals = code == Py_None ? NULL : Py_NewRef(globals);
+    fn_keys[n_fn_keys].closure = closure;
     return PyLong_FromLong(n_fn_keys++);
 }
 
@@ -126,7 +130,8 @@ static int function_matches(PyObject *obj, int number) {
     if (obj == k->fn) return 1;
     if (!k->code || !PyFunction_Check(obj)) return 0;
     return PyFunction_GET_CODE(obj) == k->code && PyFunction_GET_GLOBALS(obj) == k->globals &&
-           !PyFunction_GET_CLOSURE(obj) && !PyFunction_GET_DEFAULTS(obj) && !PyFunction_GET_KW_DEFAULTS(obj);
+           !PyFunction_GET_CLOSURE(obj) == !k->closure && !PyFunction_GET_DEFAULTS(obj) &&
+           !PyFunction_GET_KW_DEFAULTS(obj);
 }
 
 static PyObject *jitobject_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {

@@ -39,8 +39,9 @@ static PyMethodDef module_methods[] = {
     {"register_layout", register_layout, METH_VARARGS,
      "register_layout(cls, key) -> number: a field layout of @jit_class cls"},
     {"register_function", register_function, METH_VARARGS,
-     "register_function(fn, code, globals) -> the number of a function value in descriptors (code and globals: "
-     "also match plain functions of that code without closure or defaults; else None, None)"},
+     "register_function(fn, code, globals[, closure]) -> the number of a function value in descriptors (code and "
+     "globals: also match functions of that code without defaults, with a closure or not as `closure` says; else "
+     "None, None)"},
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},
