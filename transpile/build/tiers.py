@@ -18,7 +18,6 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -132,6 +131,8 @@ class _State:
 
     def stop(self) -> None:
         """At exit: no new build, the running compiler killed, its staging removed."""
+        import signal
+
         self.stopping = True
         for proc in list(self.running):
             try:

@@ -6,8 +6,8 @@ import contextlib
 import os
 import re
 import shutil
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..diagnostics import CompileError, GeneratedCodeError, NoCompilerError, SourceLoc
 from ..resources import runtime_dir
@@ -15,8 +15,7 @@ from ..resources import runtime_dir
 CANDIDATES = ("g++", "c++", "clang++")
 
 
-@dataclass(frozen=True)
-class Compiler:
+class Compiler(NamedTuple):  # not a dataclass: making one costs ~1 ms of every warm start
     path: str
     identity: str  # changes when the compiler binary changes (part of cache keys)
 
