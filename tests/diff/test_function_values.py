@@ -226,6 +226,23 @@ def test_a_function_that_cannot_compile_runs_alone_as_python():
     assert len(euler_plain.signatures) == count
 
 
+def rhs_star(*args):  # *args: not compiled, so its calls run as Python
+    return -args[1]
+
+
+@plain_jit
+def driver_star(n):  # names it in compiled code: the callee's fallback reads it by name
+    return euler_plain(rhs_star, 1.0, 0.0, 1.0, n) + euler_plain(decay, 1.0, 0.0, 1.0, n)
+
+
+def test_a_module_level_function_named_in_compiled_code_reaches_python_code():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert driver_star(30) == driver_star.py_func(30)
+    assert not any("whole-function" in str(w.message) for w in caught
+                   if issubclass(w.category, TranspileFallbackWarning) and "driver_star" in str(w.message))
+
+
 @plain_jit
 def identity(f):
     return f

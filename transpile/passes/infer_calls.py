@@ -141,6 +141,9 @@ class CallTyping:
             kwargs = {k: function_values.as_value(self, kw_nodes[k], t) if k in kw_nodes else t
                       for k, t in kwargs.items()}
         sig = inspect.signature(pyfunc)
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in sig.parameters.values()):
+            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() takes *args or **kwargs, which compiled code "
+                                         "does not: its call runs as Python", node.loc)
         try:
             bound = sig.bind(*range(len(args)), **{k: ("kw", k) for k in kwargs})
         except TypeError as exc:
