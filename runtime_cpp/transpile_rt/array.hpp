@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utility>
 #include "abi.h"
 #include "error.hpp"
 #include "scalar.hpp"
@@ -194,12 +195,25 @@ TR_HD inline int64_t wrap_index(int64_t i, int axis, int64_t n) {
     return j;
 }
 
+// An index the compiler proved to lie in [0, size) of its axis
+// (passes/bounds.py): no wrapping, no check.  Anywhere else it is a plain
+// index, checked as usual.
+struct proven {
+    int64_t i;
+    TR_HD operator int64_t() const { return i; }
+};
+
+template <class I> TR_HD inline int64_t axis_index(I i, int axis, int64_t n) { return wrap_index(int64_t(i), axis, n); }
+TR_HD inline int64_t axis_index(proven p, int, int64_t) { return p.i; }
+
+template <class T, int N, int L, class... I, size_t... K>
+inline T &at_axes(const Array<T, N, L> &a, std::index_sequence<K...>, I... idx) {
+    return a.data[(int64_t(0) + ... + (axis_index(idx, int(K), a.shape[K]) * a.stride(int(K))))];
+}
+
 template <class T, int N, int L, class... I> inline T &at(const Array<T, N, L> &a, I... idx) {
     static_assert(sizeof...(I) == N, "element access needs one index per dimension");
-    const int64_t ix[N > 0 ? N : 1] = {int64_t(idx)...};
-    int64_t off = 0;
-    for (int k = 0; k < N; ++k) off += wrap_index(ix[k], k, a.shape[k]) * a.stride(k);
-    return a.data[off];
+    return at_axes(a, std::make_index_sequence<sizeof...(I)>(), idx...);
 }
 
 // Calls f(offset) for every element of `shape` in C order, offset computed

@@ -13,9 +13,19 @@ namespace tr {
 struct Error {
     int code;
     char message[TR_MSG_SIZE];
+    int line = 0;  // Python line it was raised at; 0 until a function's handler notes it (note_line)
 };
 
-// Python line of the statement being run (only maintained at jit_level O0).
+// The catch clause of a generated function (O0) calls this with the line of
+// the statement it was running (a local the statements set, so the line costs
+// nothing on the fast path): the innermost compiled function an error leaves
+// names the line, as CPython's traceback does.
+inline void note_line(Error &e, int line) {
+    if (!e.line) e.line = line;
+}
+
+// Python line of the statement being run, where no function handler is
+// there to note it: prange bodies on worker threads (TR_KERNEL_LINE).
 inline int &current_line() {
     static thread_local int line = 0;
     return line;
@@ -165,7 +175,7 @@ template <class Body> inline int guarded(tr_error *err, Body &&body) {
         return TR_OK;
     } catch (const Error &e) {
         err->code = e.code;
-        err->line = current_line();
+        err->line = e.line ? e.line : current_line();
         for (int i = 0; i < TR_MSG_SIZE; ++i) {
             err->message[i] = e.message[i];
             if (!e.message[i]) break;

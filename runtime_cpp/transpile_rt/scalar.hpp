@@ -55,6 +55,23 @@ template <class To, class From> constexpr To cast(const From &v) {
     }
 }
 
+// pow() as the C library computes it, which is what CPython and NumPy scalars
+// call.  GCC rewrites pow(x, 2.0) with a known exponent into x*x, and libm's
+// pow differs from that product in the last bit for about 0.1% of x, so the
+// exponent is hidden from the optimizer.
+template <class T> TR_HD inline T libm_pow(T x, T y) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+    __asm__("" : "+x"(y));
+#elif defined(__aarch64__) && !defined(__CUDA_ARCH__)
+    __asm__("" : "+w"(y));
+#else
+    volatile T hidden = y;
+    y = hidden;
+#endif
+    if constexpr (sizeof(T) == 4) return __builtin_powf(x, y);
+    else return __builtin_pow(x, y);
+}
+
 template <class T> constexpr complex_t<T> operator+(complex_t<T> a, complex_t<T> b) { return {a.re + b.re, a.im + b.im}; }
 template <class T> constexpr complex_t<T> operator-(complex_t<T> a, complex_t<T> b) { return {a.re - b.re, a.im - b.im}; }
 template <class T> constexpr complex_t<T> operator-(complex_t<T> a) { return {-a.re, -a.im}; }

@@ -20,9 +20,15 @@ tr::Array<float, 1, tr::C> axpy_0(float a, tr::Array<float, 1, tr::C> x, tr::Arr
 
 // axpy(a: float32, x: float32[::1], y: float32[::1]) -> float32[::1]    [golden_funcs.py:9]
 tr::Array<float, 1, tr::C> axpy_0(float a, tr::Array<float, 1, tr::C> x, tr::Array<float, 1, tr::C> y) {
-    // golden_funcs.py:10  return a * x + y
-    tr::current_line() = 10;
-    return tr::eval(tr::binary<tr::op::add, float>(tr::eval(tr::binary<tr::op::mul, float>(a, x)), y));
+    int tr_line = 0;
+    try {
+        // golden_funcs.py:10  return a * x + y
+        tr_line = 10;
+        return tr::eval(tr::binary<tr::op::add, float>(tr::eval(tr::binary<tr::op::mul, float>(a, x)), y));
+    } catch (tr::Error &tr_e) {
+        tr::note_line(tr_e, tr_line);
+        throw;
+    }
 }
 
 }  // namespace

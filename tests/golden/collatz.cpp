@@ -23,31 +23,37 @@ int64_t collatz_0(int64_t n);
 int64_t collatz_0(int64_t n) {
     int64_t steps{};
     unsigned tr_polls = 0;
-    // golden_funcs.py:32  steps = 0
-    tr::current_line() = 32;
-    steps = 0;
-    // golden_funcs.py:33  while n != 1:
-    tr::current_line() = 33;
-    while (n != 1) {
-        TR_POLL_INTERRUPT();
-        // golden_funcs.py:34  if n % 2 == 0:
-        tr::current_line() = 34;
-        if (tr::py::mod(n, int64_t(2)) == 0) {
-            // golden_funcs.py:35  n = n // 2
-            tr::current_line() = 35;
-            n = tr::py::floordiv(n, int64_t(2));
-        } else {
-            // golden_funcs.py:37  n = 3 * n + 1
-            tr::current_line() = 37;
-            n = ((3 * n) + 1);
+    int tr_line = 0;
+    try {
+        // golden_funcs.py:32  steps = 0
+        tr_line = 32;
+        steps = 0;
+        // golden_funcs.py:33  while n != 1:
+        tr_line = 33;
+        while (n != 1) {
+            TR_POLL_INTERRUPT();
+            // golden_funcs.py:34  if n % 2 == 0:
+            tr_line = 34;
+            if (tr::py::mod(n, int64_t(2)) == 0) {
+                // golden_funcs.py:35  n = n // 2
+                tr_line = 35;
+                n = tr::py::floordiv(n, int64_t(2));
+            } else {
+                // golden_funcs.py:37  n = 3 * n + 1
+                tr_line = 37;
+                n = ((3 * n) + 1);
+            }
+            // golden_funcs.py:38  steps += 1
+            tr_line = 38;
+            steps = (steps + 1);
         }
-        // golden_funcs.py:38  steps += 1
-        tr::current_line() = 38;
-        steps = (steps + 1);
+        // golden_funcs.py:39  return steps
+        tr_line = 39;
+        return steps;
+    } catch (tr::Error &tr_e) {
+        tr::note_line(tr_e, tr_line);
+        throw;
     }
-    // golden_funcs.py:39  return steps
-    tr::current_line() = 39;
-    return steps;
 }
 
 }  // namespace

@@ -24,27 +24,33 @@ tr::Array<double, 1, tr::C> prefix_sum_0(tr::Array<double, 1, tr::A> a) {
     int64_t i{};
     tr::Array<double, 1, tr::C> out{};
     double total{};
-    // golden_funcs.py:22  out = np.empty_like(a)
-    tr::current_line() = 22;
-    out = tr::np::empty<double, 1>(a.shape);
-    // golden_funcs.py:23  total = 0.0
-    tr::current_line() = 23;
-    total = tr::cast<double>(0.0);
-    // golden_funcs.py:24  for i in range(a.shape[0]):
-    tr::current_line() = 24;
-    auto tr_t2 = int64_t(std::get<0>(std::tuple<int64_t>(a.shape[0])));
-    for (int64_t tr_i1 = 0; tr_i1 < tr_t2; tr_i1 += 1) {
-        i = tr_i1;
-        // golden_funcs.py:25  total += a[i]
-        tr::current_line() = 25;
-        total = (total + tr::at(a, i));
-        // golden_funcs.py:26  out[i] = total
-        tr::current_line() = 26;
-        tr::at(out, i) = tr::cast<double>(total);
+    int tr_line = 0;
+    try {
+        // golden_funcs.py:22  out = np.empty_like(a)
+        tr_line = 22;
+        out = tr::np::empty<double, 1>(a.shape);
+        // golden_funcs.py:23  total = 0.0
+        tr_line = 23;
+        total = tr::cast<double>(0.0);
+        // golden_funcs.py:24  for i in range(a.shape[0]):
+        tr_line = 24;
+        auto tr_t2 = int64_t(std::get<0>(std::tuple<int64_t>(a.shape[0])));
+        for (int64_t tr_i1 = 0; tr_i1 < tr_t2; tr_i1 += 1) {
+            i = tr_i1;
+            // golden_funcs.py:25  total += a[i]
+            tr_line = 25;
+            total = (total + tr::at(a, tr::proven(i)));
+            // golden_funcs.py:26  out[i] = total
+            tr_line = 26;
+            tr::at(out, tr::proven(i)) = tr::cast<double>(total);
+        }
+        // golden_funcs.py:27  return out
+        tr_line = 27;
+        return out;
+    } catch (tr::Error &tr_e) {
+        tr::note_line(tr_e, tr_line);
+        throw;
     }
-    // golden_funcs.py:27  return out
-    tr::current_line() = 27;
-    return out;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ from ..passes.typed import TypedFunction
 from ..passes import unbound
 from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
+from .lower_bounds import BoundsLowering
 from .lower_loops import INTERRUPT_HEADER, LoopLowering, polls
 from .lower_paths import PathFlagLowering
 from .lower_stmts import StatementLowering
@@ -226,8 +227,8 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
         counter[0] += 1
 
 
-class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, GlobalsLowering,
-                      LambdaLowering, DictLowering, ListLowering, ExprLowerer):
+class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, BoundsLowering,
+                      GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program
@@ -295,9 +296,9 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             return
         self.last_line = loc.line
         self.lines.append(Line(self.depth, f"// {_short(loc.filename)}:{loc.line}  {loc.source_line.strip()}"))
-        if self.track_lines:
+        if self.track_lines:  # a local: the function's handler notes it on an error (with_line_handler)
             self.lines.append(Line(self.depth, f"TR_KERNEL_LINE({loc.line});" if self.kernel is not None
-                                   else f"tr::current_line() = {loc.line};"))
+                                   else f"tr_line = {loc.line};"))
 
     def lower(self) -> CxxFunction:
         tf = self.tf
@@ -330,9 +331,21 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         elif not (self.fn.body and isinstance(self.fn.body[-1], h.Return)):
             self.emit('tr::raise(TR_ERR_RUNTIME, "%s", "compiled function reached its end without returning a '
                       'value (Python would return None)");')
+        if self.track_lines:
+            self.with_line_handler(locals_)
         sig = ", ".join(f"{n}: {t}" for n, t in zip(tf.params, tf.arg_types))
         comment = f"{self.fn.qualname}({sig}) -> {tf.return_type}    [{_short(self.fn.filename)}:{self.fn.loc.line}]"
         return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment)
+
+    def with_line_handler(self, locals_: list) -> None:
+        """An error leaving the function carries the line of the statement
+        that raised it (tr::note_line): nothing is paid until one is thrown."""
+        if not any(line.text.startswith("tr_line = ") for line in self.lines):
+            return
+        locals_.append("int tr_line = 0;")
+        self.lines = ([Line(1, "try {")] + [Line(line.indent + 1, line.text) for line in self.lines]
+                      + [Line(1, "} catch (tr::Error &tr_e) {"), Line(2, "tr::note_line(tr_e, tr_line);"),
+                         Line(2, "throw;"), Line(1, "}")])
 
     def mark_bound(self, name) -> None:
         """After an assignment: the variable holds a value (passes/unbound.py)."""
@@ -363,8 +376,9 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             getattr(self, "s_" + type(s).__name__)(s)
             i += 1
 
-    def region(self, infos) -> None:
-        """Neighbouring statements that run as Python: one callback."""
+    def region(self, infos) -> set:
+        """Neighbouring statements that run as Python: one callback. Returns
+        the names whose "assigned" flags the region sets."""
         index = len(self.module.regions)
         for info in infos:
             self.last_line = None

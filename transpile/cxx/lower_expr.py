@@ -95,8 +95,9 @@ class ExprLowerer:
         ct = SCALAR_CTYPES[ops.compute]
         if isinstance(result, T.Array):
             functor = functor_of(BINARY_UFUNCS[op])
-            if op == "**":
-                functor = "tr::op::pow"
+            if op == "**":  # NumPy's square/sqrt/reciprocal for a scalar 2, 0.5, -1 (operators.hpp)
+                scalar_exp = isinstance(bt, T.Scalar) or isinstance(bt, T.Array) and bt.ndim == 0
+                functor = "tr::op::pow_scalar_exponent" if scalar_exp and isinstance(at, T.Array) else "tr::op::pow"
             if op not in COMPARISONS:
                 (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
@@ -277,7 +278,8 @@ class ExprLowerer:
 
     def index_code(self, idx, part) -> str:
         if part == "int":
-            return self.int_code(idx)
+            code = self.int_code(idx)
+            return f"tr::proven({code})" if self.in_range(idx) else code
         if part == "all":
             return "tr::all"
         if part == "newaxis":

@@ -78,6 +78,8 @@ class LoopLowering:
 
                 return parallel_for(self, s)
             self.emit(f"// prange loop run in order: {loop.sequential}")
+        elif self.versioned_for(s, self.s_For):
+            return
         first_record = len(self.module.fallback_report)
         flag = self.loop_flag(bool(s.orelse))
         self.loop_flags.append(flag)

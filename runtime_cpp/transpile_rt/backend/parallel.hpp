@@ -120,6 +120,7 @@ struct ErrorSlot {
         current_line() = line;
         Error e;
         e.code = code;
+        e.line = line;
         for (int i = 0; i < TR_MSG_SIZE; ++i) e.message[i] = message[i];
         throw e;
     }

@@ -59,8 +59,9 @@ TR_HD inline int round_digits(char *d, int n, int keep, int &exp10) {
 // round(x): nearest integer, ties to even.
 TR_HD inline int64_t round_half_even(double x) { return detail::float_to_int64(__builtin_rint(x)); }
 
-// int(x) for a float: truncation toward zero.
-TR_HD inline int64_t to_int(double x) { return detail::float_to_int64(__builtin_trunc(x)); }
+// int(x) for a float: truncation toward zero, which the conversion itself
+// does; the range checks give the same answers on x as on trunc(x).
+TR_HD inline int64_t to_int(double x) { return detail::float_to_int64(x); }
 
 // round(x, n) for a float.  CPython rounds the exact binary value of x to n
 // decimal places (half to even) with its own dtoa and converts the digits

@@ -391,7 +391,7 @@ TR_HD inline double pow(double x, double y) {
         if (y < 0.0 && __builtin_fabs(x) < 1.0) return -y;
         return 0.0;
     }
-    double r = __builtin_pow(x, y);
+    double r = libm_pow(x, y);
     if (!__builtin_isfinite(r)) {
         if (__builtin_isnan(r) || x == 0.0) detail::domain_error();  // (-x)**non-integer, 0**negative
         detail::range_error();

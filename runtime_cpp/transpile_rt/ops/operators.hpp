@@ -30,9 +30,17 @@ struct mul {
 };
 struct truediv { template <class T> TR_HD static T apply(T a, T b) { return a / b; } };
 
+// A divisor known while compiling to be a power of two: floor division is
+// an arithmetic shift and the (non-negative) remainder a mask, which is what
+// the general code computes too.
+template <class T> TR_HD __attribute__((always_inline)) inline bool const_pow2(T b) {
+    return __builtin_constant_p(b) && b > 0 && (b & (b - 1)) == 0;
+}
+
 struct floordiv {
     template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) {
+            if (const_pow2(b)) return T(a >> __builtin_ctzll((unsigned long long)b));
             if (b == 0) return 0;
             if constexpr (is_signed_int<T>::value) {
                 if (b == T(-1)) return T(T(0) - a);
@@ -62,6 +70,7 @@ struct floordiv {
 struct mod {
     template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) {
+            if (const_pow2(b)) return T(a & (b - 1));
             if (b == 0) return 0;
             if constexpr (is_signed_int<T>::value) {
                 if (b == T(-1)) return 0;
@@ -119,10 +128,26 @@ template <class R> TR_HD inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b
 struct pow {
     template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) return ipow(a, b);
-        else if constexpr (sizeof(T) == 4 && is_float<T>::value) return __builtin_powf(a, b);
-        else if constexpr (is_float<T>::value) return __builtin_pow(a, b);
+        else if constexpr (is_float<T>::value) return libm_pow(a, b);
         else if constexpr (is_complex<T>::value) return cpow(a, b);
         else return T(a || !b);  // bool ** bool
+    }
+};
+
+// array ** scalar: NumPy computes a float array to the power of a scalar 2,
+// 0.5 or -1 as square, sqrt or reciprocal (bit for bit: not pow), and any
+// other exponent with pow.  An array of exponents always goes through pow.
+struct pow_scalar_exponent {
+    template <class T> TR_HD static T apply(T a, T b) {
+        if constexpr (is_float<T>::value) {
+            if (b == T(2)) return T(a * a);
+            if (b == T(0.5)) {
+                if constexpr (sizeof(T) == 4) return __builtin_sqrtf(a);
+                else return __builtin_sqrt(a);
+            }
+            if (b == T(-1)) return T(T(1) / a);
+        }
+        return pow::apply(a, b);
     }
 };
 

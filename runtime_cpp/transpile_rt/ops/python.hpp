@@ -39,7 +39,7 @@ TR_HD inline double pow(double a, double b) {
     if (a < 0 && __builtin_isfinite(a) && __builtin_isfinite(b) && b != __builtin_floor(b))
         raise(TR_ERR_VALUE, "a negative float raised to a non-integer power: Python's result would be complex, "
                             "which compiled float code cannot return; write complex(x) ** y");
-    double r = __builtin_pow(a, b);
+    double r = libm_pow(a, b);
     if (__builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b))
         raise(TR_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
     return r;

@@ -1,0 +1,152 @@
+"""The generated C++ of the benchmark loop kernels at the default @jit
+(O0, bounds checks on): no per-access index check in the hot loops where the
+indices are provably in range (tr::proven, or a loop run under a guard with
+a checked copy beside it), no per-statement line store, and the checks that
+cannot be proven stay.  Translation only, except the vectorization report
+(one compile)."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from transpile.hir import types as T
+from transpile.options import make_options
+from transpile.pipeline import translate
+
+from . import fast_path_funcs as k
+
+KERNELS = {
+    "dot": (k.dot, "float64[::1], float64[::1]"),
+    "prefix_sum": (k.prefix_sum, "float64[::1]"),
+    "histogram": (k.histogram, "float64[::1], int, float, float"),
+    "stencil2d": (k.stencil2d, "float64[:, ::1], float64[:, ::1]"),
+    "matmul": (k.matmul, "float64[:, ::1], float64[:, ::1]"),
+    "pairwise": (k.pairwise, "float64[:, ::1]"),
+    "mandelbrot": (k.mandelbrot, "int, int, int"),
+    "nbody_step": (k.nbody_step, "float64[:, ::1], float64[:, ::1], float64[::1], float"),
+    "axpy_into": (k.axpy_into, "float64[::1], float64[::1], float64[::1], float"),
+}
+CHECKED_COPY = "} else {  // an index may be out of range"
+
+
+def cxx(fn, sig: str, **options) -> str:
+    return translate(fn, tuple(T.parse_signature(sig)), make_options(**options), "tr_entry_test").cpp
+
+
+def without_checked_copies(text: str) -> str:
+    """The code that runs when every guard holds: each versioned loop's
+    checked copy (the else branch after the guard) is cut out."""
+    out, skip_to = [], None
+    for line in text.splitlines():
+        if skip_to is not None:
+            if line.startswith(skip_to + "}"):
+                skip_to = None
+                out.append(line)
+            continue
+        if line.lstrip().startswith(CHECKED_COPY):
+            skip_to = line[: len(line) - len(line.lstrip())]
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def element_accesses(text: str) -> list[list[str]]:
+    """The argument lists of every tr::at(...) call."""
+    found = []
+    for m in re.finditer(r"\btr::at\(", text):
+        depth, args, cur = 1, [], ""
+        for ch in text[m.end():]:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            if ch == "," and depth == 1:
+                args.append(cur.strip())
+                cur = ""
+            else:
+                cur += ch
+        args.append(cur.strip())
+        found.append(args)
+    return found
+
+
+def unproven(text: str) -> list[str]:
+    return [", ".join(a) for a in element_accesses(text) if any(not x.startswith("tr::proven(") for x in a[1:])]
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_hot_loops_have_no_index_checks(name):
+    fn, sig = KERNELS[name]
+    text = cxx(fn, sig)
+    fast = without_checked_copies(text)
+    assert element_accesses(fast), "the kernel indexes arrays"
+    assert unproven(fast) == []
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_no_line_stores_on_the_fast_path(name):
+    fn, sig = KERNELS[name]
+    text = cxx(fn, sig)
+    assert "tr::current_line()" not in text
+    assert re.search(r"^\s+tr_line = \d+;$", text, re.M)  # a local, noted by the handler on an error
+    assert "tr::note_line(tr_e, tr_line);" in text
+
+
+def test_guarded_loop_keeps_a_checked_copy():
+    text = cxx(k.axpy_into, KERNELS["axpy_into"][1])
+    assert "if (x.shape[0] <= out.shape[0] && x.shape[0] <= y.shape[0]) {" in text \
+        or "if (x.shape[0] <= y.shape[0] && x.shape[0] <= out.shape[0]) {" in text
+    checked = text[text.index(CHECKED_COPY):]
+    assert "tr::at(out, tr::proven(i))" not in checked and "tr::at(out, i)" in checked
+    assert "tr::at(y, i)" in checked
+
+
+def test_provable_without_a_guard():
+    for name in ("pairwise", "histogram", "mandelbrot", "prefix_sum"):
+        text = cxx(*KERNELS[name])
+        assert CHECKED_COPY not in text, name
+        assert unproven(text) == [], name
+
+
+@pytest.mark.parametrize("fn, sig, access", [
+    (k.one_past, "float64[::1]", "a, (i + 1)"),
+    (k.rebinds, "float64[::1], float64[::1]", "a, i"),
+    (k.counter_reassigned, "float64[::1]", "a, i"),
+    (k.bound_moves, "float64[::1], int", "a, i"),
+])
+def test_checks_stay_where_nothing_is_proven(fn, sig, access):
+    text = cxx(fn, sig)
+    assert CHECKED_COPY not in text
+    assert access in unproven(text)
+
+
+def test_bounds_false_keeps_one_copy():
+    text = cxx(k.axpy_into, KERNELS["axpy_into"][1], boundscheck=False)
+    assert CHECKED_COPY not in text
+    assert "tr::at(x, tr::proven(i))" in text
+
+
+def test_unchecked_loop_vectorizes(tmp_path):
+    """GCC's own report: the guarded copy of a contiguous loop vectorizes
+    (an index check in it would stop that)."""
+    from transpile.build import toolchain
+
+    compiler = toolchain.find_compiler(required=False)
+    if compiler is None:
+        pytest.skip("no C++ compiler")
+    text = cxx(k.axpy_into, KERNELS["axpy_into"][1])
+    src = tmp_path / "module.cpp"
+    src.write_text(text)
+    cmd = [compiler.path, "-std=c++20", "-fwrapv", "-fno-math-errno", "-ffp-contract=off", "-w",
+           "-I", str(toolchain.runtime_dir()), "-O3", "-fopt-info-vec-optimized", "-c", str(src),
+           "-o", str(tmp_path / "module.o")]
+    report = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+    vectorized = {int(m.group(1)) for m in re.finditer(r"module\.cpp:(\d+):\d+: optimized: loop vectorized", report)}
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines, 1) if "every index below in range" in line)
+    end = next(i for i, line in enumerate(lines, 1) if CHECKED_COPY in line)
+    assert any(start < n < end for n in vectorized), report
