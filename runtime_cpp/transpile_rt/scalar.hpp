@@ -59,7 +59,7 @@ template <class To, class From> constexpr To cast(const From &v) {
 // call.  GCC rewrites pow(x, 2.0) with a known exponent into x*x, and libm's
 // pow differs from that product in the last bit for about 0.1% of x, so the
 // exponent is hidden from the optimizer.
-template <class T> TR_HD inline T libm_pow(T x, T y) {
+template <class T> TR_HD inline T libm_pow_call(T x, T y) {
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
     __asm__("" : "+x"(y));
 #elif defined(__aarch64__) && !defined(__CUDA_ARCH__)
@@ -70,6 +70,34 @@ template <class T> TR_HD inline T libm_pow(T x, T y) {
 #endif
     if constexpr (sizeof(T) == 4) return __builtin_powf(x, y);
     else return __builtin_pow(x, y);
+}
+
+// pow(x, 2.0) -- `x ** 2` -- with glibc's bits, without the call for ~96% of
+// x.  glibc's pow (2.28 on, sysdeps/ieee754/dbl-64/e_pow.c) is within 0.54 ULP
+// of the exact square, and x*x is the exact square rounded to nearest: where
+// the exact square lies within 0.46 ULP of x*x, no other double is within
+// 0.54 ULP of it, so pow returns x*x.  Zeros, subnormal and huge squares,
+// powers of two (whose neighbours below are half an ULP away), NaN and inf
+// go to pow.  (30M random x, any bit pattern, matched pow bit for bit.)
+TR_HD inline double libm_square(double x) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28)) && !defined(__CUDA_ARCH__)
+    double hi = x * x;
+    uint64_t bits = __builtin_bit_cast(uint64_t, hi);
+    uint64_t exponent = bits & 0x7ff0000000000000ull;
+    if (exponent > (uint64_t(64) << 52) && exponent < (uint64_t(0x7fe) << 52) && (bits & 0x000fffffffffffffull)) {
+        double lo = __builtin_fma(x, x, -hi);  // x*x == hi + lo exactly
+        double ulp = __builtin_bit_cast(double, exponent - (uint64_t(52) << 52));
+        if (__builtin_fabs(lo) < 0.46 * ulp) return hi;
+    }
+#endif
+    return libm_pow_call(x, 2.0);
+}
+
+template <class T> TR_HD inline T libm_pow(T x, T y) {
+    if constexpr (sizeof(T) == 8) {
+        if (y == 2.0) return libm_square(x);
+    }
+    return libm_pow_call(x, y);
 }
 
 template <class T> constexpr complex_t<T> operator+(complex_t<T> a, complex_t<T> b) { return {a.re + b.re, a.im + b.im}; }
