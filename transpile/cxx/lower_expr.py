@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library import lookup_iteration
 from ..library.attributes import lookup as lookup_attr
 from ..library.base import LowerSite
 from ..library.numpy_ufuncs import functor_of
@@ -36,6 +37,10 @@ class ExprLowerer:
             unwrapped = coerced(self, node, out)
             if unwrapped is not None:  # a value that may be None, where a value is needed
                 return unwrapped
+            declared = self.tf.coerce[node]
+            if isinstance(declared, (T.Scalar, T.Array)) and declared != T.FLOAT:  # named by # @jit.typing
+                self.module.include("transpile_rt/typed_object.hpp")
+                return CExpr(f"tr::from_object<{ctype(declared)}>({out.code})")
             return CExpr(f"tr::to_float({out.code}, {self.where(node)})")
         return out
 
@@ -284,6 +289,8 @@ class ExprLowerer:
             return "tr::all"
         if part == "newaxis":
             return "tr::newaxis"
+        if part == "ellipsis":  # a lone `...`: the view keeps every axis
+            return ""
         if part == "fancy":
             return self.ev(self.expr(idx))
         bounds = ["tr::none" if p is None else self.int_code(p) for p in (idx.lower, idx.upper)]
@@ -302,6 +309,9 @@ class ExprLowerer:
             tmp = self.hoist(base.code, self.type_of(node.value))
             items = ", ".join(f"std::get<{i}>({tmp})" for i in info.const_index)
             return CExpr(f"{ctype(info.result)}({items})")
+        if info.kind == "lib":  # a.flat[i]
+            rule = lookup_iteration(self.type_of(node.value).kind)
+            return CExpr(rule.get_code(self, base.code, [self.expr(i).code for i in node.index]))
         arr = self.ev(base)
         if info.kind == "mask":
             return CExpr(f"tr::mask_get({arr}, {self.ev(self.expr(node.index[0]))})")

@@ -45,8 +45,10 @@ class ListLowering:
     # ---- making lists --------------------------------------------------------------
 
     def x_ListExpr(self, node: h.ListExpr) -> CExpr:
-        self.use_lists()
         t = self.type_of(node)
+        if isinstance(t, T.CompileTimeValue):  # str literals a library call read while compiling
+            return CExpr("tr::none_t{}")
+        self.use_lists()
         e = elem_of(t)
         items = [self.convert(self.expr(x), self.type_of(x), e) for x in node.elts]
         if not items:

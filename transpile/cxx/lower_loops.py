@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library import lookup_iteration
 from .model import CExpr, Line
 from .types import ctype
 
@@ -161,6 +162,8 @@ class LoopLowering:
         return CExpr(acc)
 
     def program_elem_type(self, it):
+        if isinstance(it, T.LibIter):
+            return it.elem
         if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools)):
             return self.dict_elem_type(it)
         if isinstance(it, T.List):
@@ -178,6 +181,10 @@ class LoopLowering:
 
     def iteration(self, node, it):
         """(loop header, element code or list of codes for enumerate/zip)."""
+        if isinstance(it, T.LibIter):  # a library cursor (numpy/iteration.hpp): begin() / next()
+            cursor, ok = self.hoist(self.expr(node).code), self.tmp("ok")
+            return (f"for (bool {ok} = {cursor}.begin(); {ok}; {ok} = {cursor}.next()) {{",
+                    lookup_iteration(it.kind).element(self, cursor, it))
         if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools)):
             return self.dict_iteration(node, it)
         counter = self.tmp("i")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library import lookup_iteration
 from ..passes.raise_codes import RAISE_CODES
 from .model import CExpr, Line
 from .names import alt_slot, kind_slot
@@ -25,6 +26,10 @@ class StatementLowering:
     def s_Assign(self, s: h.Assign):
         if isinstance(s.value, h.Lambda):
             return self.local_lambda(s)
+        if len(s.targets) == 1 and s.targets[0] in self.tf.calls:  # obj.prop = v: the property's setter
+            _, key, sources = self.tf.calls[s.targets[0]]
+            self.emit(f"(void)({self.call_jit(s.targets[0], key, sources).code});")
+            return
         value = self.expr(s.value)
         vt = self.type_of(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], h.Name):
@@ -92,6 +97,12 @@ class StatementLowering:
             return self.dict_store(target, value, vt)
         if info.kind.startswith("list_"):
             return self.list_store(target, value, vt, info)
+        if info.kind == "lib":  # a.flat[i] = v
+            it = self.type_of(target.value)
+            obj = self.expr(target.value).code
+            idx = [self.expr(i).code for i in target.index]
+            self.emit(lookup_iteration(it.kind).set_code(self, obj, idx, value.code, it))
+            return
         if info.readonly_write:
             self.emit("tr::readonly_error();")
             return
@@ -116,7 +127,7 @@ class StatementLowering:
         if info.kind == "element":
             self.emit(f"tr::at({arr}{', ' if idx else ''}{idx}) = tr::cast<{self.elem(info.result.dtype)}>({value.code});")
         else:
-            self.emit(f"tr::assign(tr::view<{ctype(info.result)}>({arr}, {idx}), {value.code});")
+            self.emit(f"tr::assign(tr::view<{ctype(info.result)}>({arr}{', ' if idx else ''}{idx}), {value.code});")
 
     def s_AugAssign(self, s: h.AugAssign):
         ops = self.tf.ops[s]

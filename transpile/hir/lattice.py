@@ -337,6 +337,21 @@ class IterTools(Type):
 
 
 @value_type
+class LibIter(Type):
+    """An iterator a library entry makes (np.ndindex, np.ndenumerate, np.nditer,
+    a.flat): consumed by a for loop, or subscripted where the library says so.
+    `kind` names its rule in the library (library/numpy_iter.py); `elem` is
+    what each step of the loop binds."""
+
+    kind: str
+    args: tuple  # the types the rule needs (the iterated arrays)
+    elem: Type
+
+    def spell(self) -> str:
+        return f"{self.kind}[{', '.join(t.spell() for t in self.args)}]"
+
+
+@value_type
 class Instance(Type):
     """An instance of a @jit_class with one field layout: the fields, in the
     order __init__ first assigns them, and their types.  `cls` is the class's

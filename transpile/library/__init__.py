@@ -15,7 +15,7 @@ def _load() -> None:
         _LOADED = True
         from . import builtins_lib, math_lib  # noqa: F401  (they register themselves)
         from . import numpy_ufuncs, numpy_creation, numpy_reductions, numpy_linalg  # noqa: F401
-        from . import numpy_shape, numpy_join, numpy_sorting, numpy_stats  # noqa: F401
+        from . import numpy_shape, numpy_join, numpy_sorting, numpy_stats, numpy_iter  # noqa: F401
         from . import lists  # noqa: F401  (wraps len/sum/min/max/sorted/list/tuple/np.array... for lists)
         from . import dicts  # noqa: F401  (strs, dicts, sets, itertools; wraps len)
         from . import print_lib  # noqa: F401
@@ -35,6 +35,14 @@ def lookup_method(receiver_type, name: str) -> Entry | None:
     if isinstance(receiver_type, (T.Array, T.Scalar)):
         return method_entry(name)
     return None
+
+
+def lookup_iteration(kind: str):
+    """The rule of a library iterator type (T.LibIter): its loop element, its subscripts."""
+    _load()
+    from .numpy_iter import RULES
+
+    return RULES[kind]
 
 
 def all_entries() -> list[Entry]:

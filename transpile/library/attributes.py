@@ -1,5 +1,5 @@
 """Attributes of compiled values: a.shape, a.ndim, a.size, a.dtype, a.T,
-a.real, a.imag, a.itemsize, z.real/z.imag of scalars."""
+a.real, a.imag, a.itemsize, a.flat, z.real/z.imag of scalars."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +9,7 @@ import numpy as np
 
 from .base import CExpr
 from ..hir import types as T
+from .numpy_iter import flat_code, flat_type
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ ARRAY_ATTRS = {
                   else lw.with_header(CExpr(f"tr::np::transpose({lw.ev(x)})"), "transpile_rt/numpy/shape.hpp")),
     "real": _part("real"),
     "imag": _part("imag"),
+    "flat": AttrRule(flat_type, lambda lw, x, a, r: flat_code(lw, x, a)),
 }
 SCALAR_ATTRS = {"real": _part("real"), "imag": _part("imag")}
 

@@ -135,10 +135,12 @@ def store_field(typer, target: h.Attribute, t: T.Type, stmt) -> None:
         raise UnsupportedSyntaxError(f"assigning attributes of {base} is not supported in compiled code",
                                      target.loc)
     name = target.attr
-    kind, _, _ = base.cls.lookup(name)
+    kind, _, owner = base.cls.lookup(name)
+    if kind == "property" and base.fields is not None:
+        return _property_setter(typer, target, base, owner, t, stmt)
     if kind in ("method", "static", "property"):
         raise typer.error(target, f"cannot assign to {kind} '{name}' of {base.cls.name}")
-    if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator)):
+    if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.LibIter)):
         raise typer.error(target, f"cannot store {t} in a field")
     if base.fields is None:
         collected = typer.program.discovery[base.cls]
@@ -163,6 +165,18 @@ def store_field(typer, target: h.Attribute, t: T.Type, stmt) -> None:
 
 
 # ---- calls ---------------------------------------------------------------------
+
+
+def _property_setter(typer, target: h.Attribute, base: T.Instance, owner, t: T.Type, stmt) -> None:
+    """obj.prop = value: a call of the property's (compiled) setter with the
+    value, recorded on the target (lowered by cxx/lower_stmts.py s_Assign)."""
+    setter = owner.cls.__dict__[target.attr].fset
+    if setter is None:  # CPython's AttributeError, raised by the statement run as Python
+        raise typer.error(target, f"property '{target.attr}' of '{base.cls.name}' object has no setter")
+    if not (isinstance(stmt, h.Assign) and stmt.targets == (target,)):
+        raise typer.error(target, f"only `obj.{target.attr} = value` calls the setter of property "
+                                  f"'{target.attr}' in compiled code")
+    typer.call_jit(target, setter, _py(setter), [base, t], {}, receiver=("expr", target.value), operand=stmt.value)
 
 
 def _py(target):

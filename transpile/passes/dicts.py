@@ -392,7 +392,7 @@ def iterable_in_zip(typer, node, it):
     """enumerate()/zip() of a dict, set or itertools iterable: not compiled."""
     inners = (it.inner,) if isinstance(it, T.Enumerate) else it.inners
     for i in inners:
-        if isinstance(i, (T.Dict, T.Set, T.DictView, T.IterTools, T.Str)):
+        if isinstance(i, (T.Dict, T.Set, T.DictView, T.IterTools, T.LibIter, T.Str)):
             raise typer.error(node, f"enumerate()/zip() over {i} is not supported in compiled code")
 
 

@@ -19,7 +19,8 @@ from ..hir import nodes as h
 from ..hir import types as T
 
 TYPING_RE = re.compile(r"#\s*@jit\.typing:(.*)$")
-EXAMPLE = "# @jit.typing: () -> float32   (or int64, bool, float64[:], float64[:, :], tensor_type[float32], {dtype_var})"
+EXAMPLE = ("# @jit.typing: () -> float32   (or int64, bool, float64[:], float64[:, :], tensor_type[float32], "
+           "tensor_type[float32, 2], {dtype_var})")
 
 
 @dataclass
@@ -188,15 +189,21 @@ def typing_comment(fn: h.Function, loc: SourceLoc) -> tuple[str, SourceLoc] | No
 _DTYPE_ALIASES = {"int": "int64", "float": "float64", "bool": "bool", "complex": "complex128"}
 
 
-def parse_typing(text: str, where: SourceLoc, resolve) -> T.Type:
-    """`() -> T` as a type; `resolve(name)` gives the value of a {name}."""
+def parse_typing(text: str, where: SourceLoc, resolve, ndim_hint: int | None = None) -> T.Type:
+    """`() -> T` as a type; `resolve(name)` gives the value of a {name}.
+    tensor_type[dtype] (MindSpore's spelling) takes its number of dimensions
+    from `ndim_hint` (what compiled code already holds in the variable), else
+    1; tensor_type[dtype, n] says it."""
     m = re.fullmatch(r"\(\s*\)\s*->\s*(.+)", text)
     if not m:
         raise AnnotationError(f"malformed @jit.typing comment: {text!r}", where, f"write it as {EXAMPLE}")
     spec = m.group(1).strip()
-    tensor = re.fullmatch(r"tensor_type\[\s*(.+?)\s*\]", spec)
+    tensor = re.fullmatch(r"tensor_type\[\s*([^,\]]+?)\s*(?:,\s*(\d+)\s*)?\]", spec)
     if tensor:
-        return T.Array(_dtype(tensor.group(1), where, resolve), 1, "A")
+        ndim = int(tensor.group(2)) if tensor.group(2) is not None else (ndim_hint or 1)
+        if ndim > 32:
+            raise AnnotationError(f"@jit.typing: {ndim} dimensions are more than NumPy's 32", where, EXAMPLE)
+        return T.Array(_dtype(tensor.group(1), where, resolve), ndim, "A")
     array = re.fullmatch(r"(.+?)\[\s*(:(?:\s*,\s*:)*)\s*\]", spec)
     if array:
         return T.Array(_dtype(array.group(1), where, resolve), array.group(2).count(":"), "A")
@@ -204,6 +211,29 @@ def parse_typing(text: str, where: SourceLoc, resolve) -> T.Type:
     if spec in ("int", "float", "bool", "complex"):
         return T.Scalar(dtype, weak=True)
     return T.Scalar(dtype)
+
+
+def declared_result(typer, s: h.Assign) -> T.Type | None:
+    """The type a `# @jit.typing: () -> T` comment names for the value of an
+    assignment that compiles but yields a Python object (a helper's result
+    that compiled code cannot type), or None."""
+    comment = typing_comment(typer.fn, s.loc)
+    if comment is None:
+        return None
+    writes = {t.id for t in s.targets if isinstance(t, h.Name)}
+    return parse_typing(comment[0], comment[1], typer.typing_name, ndim_hint(typer, writes, False))
+
+
+def ndim_hint(typer, writes, returns: bool) -> int | None:
+    """The number of dimensions of the array compiled code already holds where a
+    statement's value goes (a variable it writes, or the function's result)."""
+    for name in sorted(writes):
+        t = typer.tf.var_types.get(name)
+        if isinstance(t, T.Array):
+            return t.ndim
+    if returns and isinstance(typer.tf.return_type, T.Array):
+        return typer.tf.return_type.ndim
+    return None
 
 
 def _dtype(text: str, where: SourceLoc, resolve) -> str:

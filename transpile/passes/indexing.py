@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library import lookup_iteration
 from ..library.base import NOT_CONST
 from .index_info import IndexInfo
 
@@ -49,8 +50,12 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
         return lists.getitem(typer, node, base)
     if isinstance(base, T.Tuple):
         return _tuple_getitem(typer, node, base)
+    if isinstance(base, T.LibIter):
+        return _lib_subscript(typer, node, base)
     if not isinstance(base, T.Array):
         raise typer.error(node, f"'{base}' object is not subscriptable")
+    if len(node.index) == 1 and isinstance(node.index[0], h.Const) and node.index[0].value is Ellipsis:
+        return IndexInfo("view", base, ("ellipsis",))  # a[...]: all of it, as a view (0-d arrays too)
     parts = tuple(_part_kind(typer, i) for i in node.index)
     if "mask" in parts:
         mask = typer.tf.types[node.index[0]]
@@ -130,6 +135,20 @@ def _tuple_getitem(typer, node, base: T.Tuple) -> IndexInfo:
     return IndexInfo("tuple_item", elem)
 
 
+def _lib_subscript(typer, node: h.Subscript, base: T.LibIter, value: T.Type | None = None) -> IndexInfo:
+    """a.flat[i] and a.flat[i] = v: the library iterator's rule (library/numpy_iter.py) decides."""
+    rule = lookup_iteration(base.kind)
+    if rule.getitem is None:
+        raise typer.error(node, f"'{base}' object is not subscriptable")
+    result = rule.getitem(base, [typer.tf.types.get(i) for i in node.index])
+    problem = result if isinstance(result, str) else None
+    if problem is None and value is not None:
+        problem = rule.settable(base, value) if rule.settable else f"'{base}' does not support item assignment"
+    if problem is not None:
+        raise typer.error(node, problem)
+    return IndexInfo("lib", result)
+
+
 def setitem(typer, target: h.Subscript, base: T.Type, value: T.Type) -> IndexInfo:
     if isinstance(base, (T.Dict, T.Str)):
         from . import dicts
@@ -139,6 +158,9 @@ def setitem(typer, target: h.Subscript, base: T.Type, value: T.Type) -> IndexInf
         from . import lists
 
         return lists.setitem(typer, target, base, value)
+    if isinstance(base, T.LibIter):
+        typer.index_types(target)
+        return _lib_subscript(typer, target, base, value)
     if not isinstance(base, T.Array):
         raise typer.error(target, f"'{base}' object does not support item assignment")
     typer.index_types(target)

@@ -366,7 +366,8 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         info.quiet = local_def
         comment = fallback.typing_comment(self.fn, s.loc)
         if comment is not None:
-            info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name)
+            info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name,
+                                                  fallback.ndim_hint(self, info.writes, names.top_return))
         if names.top_return:
             info.returns = True
             t = info.declared or T.ANY

@@ -168,7 +168,7 @@ class CallTyping:
             sources = [receiver if s == ("pos", 0) else ("expr", operand) if operand is not None and s[0] == "pos"
                        else ("pos", s[1] - 1) if s[0] == "pos" else s for s in sources]
         for t in arg_types:
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.IterTools, T.DictView)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.IterTools, T.LibIter, T.DictView)):
                 raise self.error(node, f"cannot pass {t} to a @jit function")
         try:
             callee = self.program.specialize(pyfunc, arg_types, tuple(free_names))

@@ -176,7 +176,7 @@ class ExpressionTyping:
             return T.CompileTimeValue(tuple(t.value for t in items))
         items = [function_values.as_value(self, e, t) for e, t in zip(node.elts, items)]
         for e, t in zip(node.elts, items):
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.IterTools, T.DictView)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.IterTools, T.LibIter, T.DictView)):
                 raise self.error(e, f"cannot put {t} in a tuple in compiled code")
         return T.Tuple(tuple(items))
 

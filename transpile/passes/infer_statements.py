@@ -7,7 +7,7 @@ from ..diagnostics import UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..hir import promote
-from . import classes, indexing, lists
+from . import classes, fallback, indexing, lists
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
@@ -22,6 +22,10 @@ class StatementTyping:
         if lambdas.is_local_lambda(self, s):
             return  # f = lambda ...: calls of f are compiled
         t = function_values.as_value(self, s.value, self.expr(s.value))
+        if t == T.ANY:  # a helper's untyped result: its # @jit.typing comment names the type
+            declared = fallback.declared_result(self, s)
+            if declared is not None:
+                self.tf.coerce[s.value] = t = declared
         if s.annotation is not None and t is not None:
             declared = self.annotation_type(s.annotation)
             if declared is not None:
@@ -55,7 +59,7 @@ class StatementTyping:
         if t is None:
             return
         if isinstance(target, h.Name):
-            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.DictView)):
+            if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.LibIter, T.DictView)):
                 raise self.error(target, f"cannot store {t} in a variable in compiled code",
                                  "use the value directly where it is needed")
             self.set_var(target, target.id, t)
@@ -163,6 +167,8 @@ class StatementTyping:
         self.block(s.orelse)
 
     def element_type(self, node, it: T.Type) -> T.Type:
+        if isinstance(it, T.LibIter):  # np.ndindex, np.nditer, a.flat, ... (library/numpy_iter.py)
+            return it.elem
         if isinstance(it, (T.Dict, T.Set, T.DictView, T.IterTools, T.Str)):
             return dicts.element_type(self, node, it)
         if isinstance(it, (T.Enumerate, T.Zip)):
@@ -196,7 +202,7 @@ class StatementTyping:
         t = T.NONE if s.value is None else function_values.as_value(self, s.value, self.expr(s.value))
         if t is None:
             return
-        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.DictView)):
+        if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.IterTools, T.LibIter, T.DictView)):
             raise self.error(s, f"cannot return {t} from compiled code")
         old = self.tf.return_type
         new = self.join_return(s, old, t)

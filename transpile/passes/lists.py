@@ -38,7 +38,7 @@ def _promoting():
     return PROMOTING
 
 
-BAD_ELEMS = (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.AnyType, T.NoneType)
+BAD_ELEMS = (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.LibIter, T.AnyType, T.NoneType)
 
 
 def _mixed(node, a, b, what="the list"):
@@ -83,6 +83,11 @@ def e_ListExpr(typer, node: h.ListExpr):
     types = [typer.expr(e) for e in node.elts]
     if any(t is None for t in types):
         return None
+    if node.elts and all(isinstance(e, h.Const) and isinstance(e.value, str) or
+                         isinstance(t, T.CompileTimeValue) and t.value is e for e, t in zip(node.elts, types)):
+        # a display of str literals (np.nditer(op_flags=[["readwrite"]])): the library call
+        # it is given to reads it while compiling; a list of strs does not compile
+        return T.CompileTimeValue(node)
     promote_ok = node in typer.promote_ok if hasattr(typer, "promote_ok") else False
     elem = None
     for e, t in zip(node.elts, types):

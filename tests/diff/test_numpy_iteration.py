@@ -1,0 +1,198 @@
+"""Differential tests: NumPy's iteration API in compiled code — a.flat
+(iteration, indexing, assignment), np.ndindex, np.ndenumerate and np.nditer
+(one, two and three operands, op_flags readwrite, order='K' over
+transposed, reversed and broadcast operands) — against CPython/NumPy: the
+order of the elements, their values and types, writes through the
+iterators, and the exceptions."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from transpile import jit as plain_jit
+
+from ._support import check_items, jit
+
+LAYOUTS = {
+    "c": np.arange(12.0).reshape(3, 4) * 1.5,
+    "transposed": (np.arange(12.0).reshape(3, 4) * 1.5).T,
+    "reversed": np.arange(12.0).reshape(3, 4)[::-1, ::-2],
+    "strided3d": np.arange(60.0).reshape(3, 4, 5)[:, 1:, ::2].transpose(2, 0, 1),
+    "empty": np.zeros((0, 3)),
+}
+
+
+@jit
+def flat_order(a):
+    out = np.zeros(a.size)
+    k = 0
+    for x in a.flat:
+        out[k] = x
+        k += 1
+    return out, k
+
+
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_flat_iterates_in_c_order(check, name):
+    check_items(check, flat_order, LAYOUTS[name])
+
+
+@jit
+def flat_reads_live(a):
+    s = 0.0
+    for x in a.flat:
+        a[-1, -1] += 1.0  # the iterator reads the element when it gets there
+        s += x
+    return s
+
+
+def test_flat_reads_as_it_goes(check):
+    check(flat_reads_live, np.ones((2, 3)))
+
+
+@jit
+def flat_index(a, i, j, v):
+    first = a.flat[i]
+    a.flat[j] = v
+    return first, a.flat[-1], a.flat[j]
+
+
+@pytest.mark.parametrize("a, i, j, v", [
+    (np.arange(12.0).reshape(3, 4).T, 5, 7, 2.5),
+    (np.arange(12).reshape(3, 4)[:, ::-1], -2, 0, 9),
+    (np.arange(6.0), 10, 0, 1.0),  # IndexError in both
+    (np.arange(6.0), 0, -7, 1.0),  # IndexError in both
+], ids=["float-T", "int-reversed", "read-out-of-range", "write-out-of-range"])
+def test_flat_index_and_assign(check, a, i, j, v):
+    check_items(check, flat_index, a, i, j, v)  # the argument's writes are compared too
+
+
+@jit
+def ndindex_all(n, m):
+    s = 0
+    count = 0
+    for i, j in np.ndindex(n, m):
+        s = s * 3 + i * 10 + j
+        count += 1
+    for idx in np.ndindex((m, 2, n)):
+        s += idx[0] - idx[1] * idx[2]
+    for _ in np.ndindex():
+        count += 100
+    return s, count
+
+
+@pytest.mark.parametrize("n, m", [(3, 4), (0, 5), (2, 1), (-1, 2)], ids=["3x4", "empty", "2x1", "negative"])
+def test_ndindex(check, n, m):
+    check_items(check, ndindex_all, n, m)
+
+
+@jit
+def ndenumerate_all(a, v):
+    s = 0.0
+    last = (0, 0)
+    for (i, j), x in np.ndenumerate(a):
+        s = s * 0.5 + i * x - j
+        last = (i, j)
+    t = 0.0
+    for idx, y in np.ndenumerate(v):
+        t += idx[0] * y
+    return s, last, t
+
+
+@pytest.mark.parametrize("name", ["c", "transposed", "reversed"])
+def test_ndenumerate(check, name):
+    check_items(check, ndenumerate_all, LAYOUTS[name], np.array([3, 1, 4, 1, 5], np.int32))
+
+
+@jit
+def nditer_order(a):
+    out = np.zeros(a.size)
+    k = 0
+    for x in np.nditer(a):
+        out[k] = x[()]  # a 0-d array's value
+        k += 1
+    return out
+
+
+@pytest.mark.parametrize("name", ["c", "transposed", "reversed", "strided3d"])
+def test_nditer_walks_memory_order(check, name):
+    check(nditer_order, LAYOUTS[name])
+
+
+@jit
+def nditer_two(a, b):
+    out = np.zeros(a.size * 2)
+    k = 0
+    for x, y in np.nditer((a, b)):
+        out[k] = x[()] * 10 + y[()]
+        k += 1
+    return out
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.arange(12.0).reshape(3, 4), np.arange(4.0)),
+    (np.arange(12.0).reshape(3, 4).T, np.arange(12.0).reshape(4, 3)),  # operands disagree: C order wins
+    (np.arange(12.0).reshape(4, 3).T, np.arange(3.0).reshape(3, 1)),
+    (np.arange(6.0).reshape(2, 3), np.arange(4.0)),  # ValueError: shapes do not broadcast
+], ids=["broadcast-row", "disagree", "F-and-column", "mismatch"])
+def test_nditer_two_operands(check, a, b):
+    check(nditer_two, a, b)
+
+
+@jit
+def nditer_three(a, b, c):
+    for x, y, z in np.nditer((a, b, c), op_flags=[["readonly"], ["readonly"], ["readwrite"]]):
+        z[...] = x * y + z
+    return c
+
+
+@jit
+def nditer_inplace(a):
+    for x in np.nditer(a, op_flags=["readwrite"]):
+        x[...] = 2 * x + 1
+    return a
+
+
+def test_nditer_readwrite(check):
+    a = np.arange(12.0).reshape(3, 4)
+    check(nditer_three, a, np.arange(4.0), np.ones((3, 4)).T.copy().T)
+    check(nditer_inplace, a.T)
+    check(nditer_inplace, np.arange(5, dtype=np.int32)[::-1])
+
+
+@jit
+def nditer_read_only_write(a):
+    for x in np.nditer(a):
+        x[...] = 0.0  # ValueError: assignment destination is read-only
+    return a
+
+
+def test_nditer_errors(check):
+    check(nditer_read_only_write, np.ones(3))
+    check(nditer_order, np.zeros((2, 0)))  # ValueError: zero-sized operands
+    check(nditer_three, np.ones((3, 4)), np.ones(4), np.ones(4))  # ValueError: the output would broadcast
+
+
+def test_not_compiled_forms_run_in_python():
+    @plain_jit
+    def slices(a):
+        b = a.flat[1:3]  # a copy in NumPy: not compiled
+        b[0] = 100.0
+        return a, b
+
+    @plain_jit
+    def multi_index(a):
+        s = 0
+        it = np.nditer(a, flags=["multi_index"])
+        for x in it:
+            s += it.multi_index[0]
+        return s
+
+    a = np.arange(6.0).reshape(2, 3)
+    with pytest.warns(Warning):
+        got = slices(a.copy())
+    expected = slices.py_func(a.copy())
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+    with pytest.warns(Warning):
+        assert multi_index(a) == multi_index.py_func(a)
