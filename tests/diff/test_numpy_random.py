@@ -1,0 +1,120 @@
+"""np.random.* and random.* in @jit functions: the draws are NumPy's and
+Python's own (the calls run as Python, JIT Fallback), so a seeded sequence
+is the one CPython gives, the generators' states advance in Python too, and
+the compiled code around the draws computes with the drawn values.  Each
+test runs the compiled function and the plain one from the same seed and
+compares the results and the state left behind."""
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+from transpile import jit
+
+
+def _quiet(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fallback report
+        return fn(*args)
+
+
+def _same(got, expected):
+    assert type(got) is type(expected), (got, expected)
+    if isinstance(expected, tuple):
+        for g, e in zip(got, expected):
+            _same(g, e)
+    elif isinstance(expected, np.ndarray):
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+    else:
+        assert got == expected
+
+
+@jit
+def legacy_draws(n, seed):
+    np.random.seed(seed)
+    s = 0.0
+    for i in range(n):
+        x = np.random.random()  # @jit.typing: () -> float
+        g = np.random.randn()  # @jit.typing: () -> float
+        s += x * i + g
+    k = np.random.randint(0, 10)
+    u = np.random.uniform(1.0, 2.0)
+    v = np.random.normal(0.5, 2.0)
+    a = np.random.rand(3)
+    return s, k, u, v, a
+
+
+@pytest.mark.parametrize("seed", [0, 7, 12345])
+def test_legacy_global_state(seed):
+    got = _quiet(legacy_draws, 20, seed)
+    after_compiled = np.random.random()
+    expected = legacy_draws.py_func(20, seed)
+    after_python = np.random.random()
+    _same(got, expected)
+    assert after_compiled == after_python  # the global RandomState advanced the same way
+
+
+@jit
+def generator_draws(n, seed):
+    rng = np.random.default_rng(seed)
+    s = 0.0
+    for i in range(n):
+        x = rng.random()  # @jit.typing: () -> float
+        s = s * 0.5 + x * i
+    return s, rng.integers(0, 100), rng.uniform(0.0, 1.0), rng.normal(1.0, 0.1), rng.standard_normal(2)
+
+
+@pytest.mark.parametrize("seed", [1, 2024])
+def test_default_rng_generator(seed):
+    _same(_quiet(generator_draws, 15, seed), generator_draws.py_func(15, seed))
+
+
+@jit
+def passed_generator(rng, n):
+    s = 0.0
+    for _ in range(n):
+        s += rng.random()  # @jit.typing: () -> float
+    return s
+
+
+def test_generator_argument_advances_in_python():
+    # a Generator argument is not a compiled type: the whole function runs in CPython
+    a, b = np.random.default_rng(5), np.random.default_rng(5)
+    _same(_quiet(passed_generator, a, 10), passed_generator.py_func(b, 10))
+    assert a.random() == b.random()  # the caller's generator moved on as in CPython
+
+
+@jit
+def python_random(n, seed):
+    random.seed(seed)
+    s = 0.0
+    for i in range(n):
+        r = random.random()  # @jit.typing: () -> float
+        g = random.gauss(0.0, 1.0)  # @jit.typing: () -> float
+        s += r + g
+    return s, random.randint(1, 6), random.uniform(2.0, 3.0)
+
+
+@pytest.mark.parametrize("seed", [3, 99])
+def test_python_random_module(seed):
+    got = _quiet(python_random, 12, seed)
+    after_compiled = random.random()
+    expected = python_random.py_func(12, seed)
+    after_python = random.random()
+    _same(got, expected)
+    assert after_compiled == after_python
+
+
+def test_draws_are_reported_as_fallback():
+    @jit
+    def one(seed):
+        np.random.seed(seed)
+        return np.random.random()
+
+    with pytest.warns(Warning, match="JIT Fallback"):
+        got = one(4)
+    assert got == one.py_func(4)
