@@ -379,9 +379,9 @@ class JitFunction:
             from .frontend import parse, to_hir  # noqa: F401
             from .pipeline import translate
 
-        cache.COMPILE_COUNT += 1
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         with _TRANSLATING:  # the passes' per-process tables are not for two threads at once (eager.py)
+            cache.COMPILE_COUNT += 1  # under the lock too: builds of several threads each count
             tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
         regions = with_sources(tr.regions)  # the entry runs wherever the project moves
         src = staging / cache.SOURCE
