@@ -68,6 +68,33 @@ def test_flat_index_and_assign(check, a, i, j, v):
 
 
 @jit
+def flat_store_python_numbers(a, b):
+    a.flat[1] = 3  # a Python int into a float array
+    a.flat[-1] = True
+    b.flat[0] = 7
+    return a, b
+
+
+def test_flat_stores_python_numbers(check):
+    check(flat_store_python_numbers, np.zeros((2, 2)), np.zeros(3, np.int64))
+
+
+def test_flat_store_into_read_only_array_runs_in_python():
+    @plain_jit
+    def store(a):
+        a.flat[0] = 1.0
+        return a
+
+    a = np.zeros(3)
+    a.flags.writeable = False
+    with pytest.warns(Warning):
+        with pytest.raises(ValueError):
+            store(a)
+    with pytest.raises(ValueError):
+        store.py_func(a)
+
+
+@jit
 def ndindex_all(n, m):
     s = 0
     count = 0

@@ -113,10 +113,13 @@ def _flat_settable(it, value):
     """A store NumPy makes without an error whatever the value: the same dtype, or a Python
     number of a kind the array holds exactly (NEP 50 would refuse an int too big for int8)."""
     a = it.args[0]
+    if a.readonly:  # NumPy's ValueError, from the statement run as Python
+        return "a.flat[i] = v into a read-only array is not compiled"
     if not isinstance(value, T.Scalar):
         return f"a.flat[i] = {value} is not supported in compiled code"
     kinds = {"b": "b", "i": "bi", "u": "b", "f": "bif", "c": "bifc"}[a.scalar.kind]
-    if value.dtype == a.dtype or (value.weak and value.kind in kinds and (value.kind != "i" or a.dtype == "int64")):
+    fits = value.kind != "i" or a.scalar.kind in "fc" or a.dtype == "int64"  # a Python int fits int64 slots
+    if value.dtype == a.dtype or (value.weak and value.kind in kinds and fits):
         return None
     return f"storing {value} into a {a.dtype} array through a.flat is not compiled (NumPy may refuse or round it)"
 
