@@ -176,6 +176,9 @@ for _name, _symbol in _UNARY.items():
     setattr(Tracer, f"__{_name}__", lambda self, s=_symbol, n=_name: _run(
         self._rec, f"({s}{self._name})", lambda: getattr(operator, n)(self._example)))
 setattr(Tracer, "__abs__", lambda self: _run(self._rec, f"abs({self._name})", lambda: abs(self._example)))
+setattr(Tracer, "__round__", lambda self, n=None: _run(
+    self._rec, f"round({self._name})" if n is None else f"round({self._name}, {self._rec.text(n)})",
+    lambda: round(self._example) if n is None else round(self._example, _example(n))))
 
 
 # What a trace may read besides its arguments: it runs the function once, so anything with a
@@ -233,8 +236,9 @@ def traced_function(fn, args: tuple):
         tracers = [Tracer(rec, n, copy.deepcopy(a)) for n, a in zip(names, args)]
         result = fn(*tracers)
         ret = rec.text(result)
-    except TraceBreak as exc:
-        raise FunctionNotCompilable(f"{fn.__qualname__}: the trace stops: {exc}", where,
+    except Exception as exc:  # noqa: BLE001 - a tracing value the code cannot use (or the code's own error)
+        reason = str(exc) if isinstance(exc, TraceBreak) else f"{type(exc).__name__}: {exc}"
+        raise FunctionNotCompilable(f"{fn.__qualname__}: the trace stops: {reason}", where,
                                     "the whole function runs in CPython (graph break)") from None
     body = [f"    {n} = {t}" if n else f"    {t}" for n, t in rec.lines] + [f"    return {ret}"]
     text = f"def {fn.__name__ if fn.__name__.isidentifier() else 'traced'}({', '.join(names)}):\n" \
