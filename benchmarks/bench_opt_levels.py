@@ -43,7 +43,7 @@ def measure(jit_level: str, repeat: int, target: float) -> None:
         expected = kernel(*copy.deepcopy(small))
         jobs, compile_s = {}, {}
         for level in LEVELS:
-            toolchain.OPT_LEVELS[slot] = level  # a new cache key: this level compiles on the first call
+            toolchain.OPT_LEVELS[slot] = (level,)  # a new cache key: this level compiles on the first call
             fn = jit(**options)(kernel)
             try:
                 got = fn(*copy.deepcopy(small))
@@ -75,8 +75,8 @@ def measure(jit_level: str, repeat: int, target: float) -> None:
         g = B.geomean(speedups[level])
         print(f"  {level}: compile {B.fmt_time(c)}, speed vs -O3 {g:.2f}" if g else f"  {level}: compile "
               f"{B.fmt_time(c)}, speed n/a")
-    print(f"current choice for jit_level {jit_level}: optimized {chosen}, quick "
-          f"{toolchain.OPT_LEVELS[jit_level, toolchain.QUICK]}")
+    print(f"current choice for jit_level {jit_level}: optimized {' '.join(chosen)}, quick "
+          f"{' '.join(toolchain.OPT_LEVELS[jit_level, toolchain.QUICK])}")
 
 
 def main() -> None:
