@@ -25,6 +25,14 @@ def in_place(a, b):
     return a.sum()
 
 
+def accumulate(a, b, x):
+    view = a[1:]
+    view += b[1:] * 2.0  # writes into a through the view
+    x += 1.0  # a number: rebinds x only
+    a *= x
+    return x
+
+
 def branchy(a):
     if a.sum() > 0:  # depends on the values: the trace stops here
         return a * 2.0
@@ -63,6 +71,10 @@ def test_conv_bn_relu(check):
 
 def test_mutation_and_method(check):
     check(jit(in_place, capture_mode="trace", fullgraph=True), np.arange(5.0), np.ones(5))
+
+
+def test_in_place_operators(check):
+    check(jit(accumulate, capture_mode="trace", fullgraph=True), np.arange(4.0), np.ones(4), 0.5)
 
 
 def test_lambda():

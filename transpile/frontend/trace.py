@@ -166,10 +166,31 @@ _OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": oper
               "&": operator.and_, "|": operator.or_, "^": operator.xor, "<<": operator.lshift,
               ">>": operator.rshift, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
               "==": operator.eq, "!=": operator.ne}
+_OPERATORS.update({"i" + symbol: getattr(operator, "i" + name.rstrip("_")) for name, symbol in
+                   (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"), ("mod", "%"),
+                    ("pow", "**"), ("matmul", "@"), ("and_", "&"), ("or_", "|"), ("xor", "^"), ("lshift", "<<"),
+                    ("rshift", ">>"))})
+
+def _inplace(symbol):
+    """a += b on an array writes into a (and every view of it): recorded as
+    that statement.  On a number Python rebinds a to a + b (NotImplemented
+    makes it do so), which the record follows through the new value."""
+    def op(self, other):
+        if not isinstance(self._example, np.ndarray):
+            return NotImplemented
+        self._rec.lines.append((None, f"{self._name} {symbol}= {self._rec.text(other)}"))
+        try:
+            _OPERATORS["i" + symbol](self._example, _example(other))
+        except Exception as exc:  # noqa: BLE001
+            raise TraceBreak(f"{symbol}= raised {type(exc).__name__} on the traced values") from None
+        return self
+    return op
+
 
 for _name, _symbol in _BINARY.items():
     setattr(Tracer, f"__{_name}__", _binary(_symbol))
     setattr(Tracer, f"__r{_name}__", _binary(_symbol, swap=True))
+    setattr(Tracer, f"__i{_name}__", _inplace(_symbol))
 for _name, _symbol in _COMPARE.items():
     setattr(Tracer, f"__{_name}__", _binary(_symbol))
 for _name, _symbol in _UNARY.items():
