@@ -23,56 +23,59 @@ template <int N> struct Dims {
     int64_t v[N > 0 ? N : 1];
 };
 
-// np.ndindex(*shape): the index tuples of `shape` in C order.
-template <int N> struct NdIndex {
+// An index tuple walking `shape` in C order; move(k, n) is told each step
+// along axis k (n = 1) and each rewind of it (n = -length), for cursors that
+// keep pointers in step.
+template <int N> struct Odometer {
     int64_t shape[N > 0 ? N : 1] = {};
     int64_t idx[N > 0 ? N : 1] = {};
 
-    explicit NdIndex(const Dims<N> &s) {
-        for (int k = 0; k < N; ++k) {
-            if (s.v[k] < 0) raise(TR_ERR_VALUE, "negative dimensions are not allowed");
-            shape[k] = s.v[k];
-        }
-    }
-    bool begin() {
+    bool start() {
         for (int k = 0; k < N; ++k) {
             idx[k] = 0;
             if (shape[k] == 0) return false;
         }
         return true;
     }
-    bool next() {
+    template <class Move> bool advance(Move &&move) {
         for (int k = N - 1; k >= 0; --k) {
+            move(k, int64_t(1));
             if (++idx[k] < shape[k]) return true;
+            move(k, -idx[k]);
             idx[k] = 0;
         }
         return false;
     }
 };
 
+// np.ndindex(*shape): the index tuples of `shape` in C order.
+template <int N> struct NdIndex : Odometer<N> {
+    explicit NdIndex(const Dims<N> &s) {
+        for (int k = 0; k < N; ++k) {
+            if (s.v[k] < 0) raise(TR_ERR_VALUE, "negative dimensions are not allowed");
+            this->shape[k] = s.v[k];
+        }
+    }
+    bool begin() { return this->start(); }
+    bool next() {
+        return this->advance([](int, int64_t) {});
+    }
+};
+
 // C-order walk of an array: index tuple and element pointer (flat, ndenumerate).
-template <class T, int N, int L> struct FlatWalk {
+template <class T, int N, int L> struct FlatWalk : Odometer<N> {
     Array<T, N, L> a;
-    int64_t idx[N > 0 ? N : 1] = {};
     T *p = nullptr;
 
-    explicit FlatWalk(const Array<T, N, L> &arr) : a(arr) {}
+    explicit FlatWalk(const Array<T, N, L> &arr) : a(arr) {
+        for (int k = 0; k < N; ++k) this->shape[k] = a.shape[k];
+    }
     bool begin() {
-        for (int k = 0; k < N; ++k) {
-            idx[k] = 0;
-            if (a.shape[k] == 0) return false;
-        }
         p = a.data;
-        return true;
+        return this->start();
     }
     bool next() {
-        for (int k = N - 1; k >= 0; --k) {
-            p += a.stride(k);
-            if (++idx[k] < a.shape[k]) return true;
-            p -= a.stride(k) * idx[k];
-            idx[k] = 0;
-        }
-        return false;
+        return this->advance([&](int k, int64_t n) { p += a.stride(k) * n; });
     }
     T &cur() const { return *p; }
 
@@ -94,30 +97,20 @@ template <class T, int N, int L> FlatWalk<T, N, L> flat(const Array<T, N, L> &a)
 
 // np.nditer over M operands broadcast together, in order='K' (or 'C').
 // The element of operand k is a 0-d view of the current element.
-template <int M, int N> struct NdIter {
+template <int M, int N> struct NdIter : Odometer<N> {
     char *base[M];
     int64_t bstride[M][N > 0 ? N : 1];  // strides in bytes along the walk's axes, outer to inner
-    int64_t shape[N > 0 ? N : 1] = {};
-    int64_t idx[N > 0 ? N : 1] = {};
     char *p[M];
     Owner owner[M];
 
     bool begin() {
         for (int m = 0; m < M; ++m) p[m] = base[m];
-        for (int k = 0; k < N; ++k) {
-            idx[k] = 0;
-            if (shape[k] == 0) return false;
-        }
-        return true;
+        return this->start();
     }
     bool next() {
-        for (int k = N - 1; k >= 0; --k) {
-            for (int m = 0; m < M; ++m) p[m] += bstride[m][k];
-            if (++idx[k] < shape[k]) return true;
-            for (int m = 0; m < M; ++m) p[m] -= bstride[m][k] * idx[k];
-            idx[k] = 0;
-        }
-        return false;
+        return this->advance([&](int k, int64_t n) {
+            for (int m = 0; m < M; ++m) p[m] += bstride[m][k] * n;
+        });
     }
     template <int m, class T> Array<T, 0, C> elem() const {
         Array<T, 0, C> v;
