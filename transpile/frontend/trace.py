@@ -146,6 +146,9 @@ class Tracer:
         except Exception as exc:  # noqa: BLE001
             raise TraceBreak(f"an assignment that raised {type(exc).__name__} on the traced values") from None
 
+    def __array__(self, *_, **__):  # np.asarray(t) would make an object array holding the tracing value
+        raise TraceBreak("a NumPy conversion of a traced value (np.asarray, np.array of a list)")
+
     def _value_dependent(self, *_):
         raise TraceBreak("control flow or a conversion that depends on a traced value")
 
