@@ -124,3 +124,20 @@ def test_not_compiled_calls_run_in_python():
     for g, e in zip(got, expected):
         np.testing.assert_array_equal(g, e)
         assert type(g) is type(e)
+
+
+@jit
+def sequences(a, qs):
+    return (np.percentile(a, [25, 50, 75]), np.quantile(a, [0.1, 0.9]), np.quantile(a, qs), np.percentile(a, qs * 100),
+            np.quantile(a, [0, 1]))
+
+
+@pytest.mark.parametrize("name", ["f64", "f32", "i64", "nan", "2d-strided"])
+def test_sequence_q(check, name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check_items(check, sequences, ARRAYS[name], np.array([0.0, 0.33, 1.0]))
+
+
+def test_sequence_q_out_of_range(check):
+    check(sequences, np.arange(5.0), np.array([0.5, 1.5]))  # ValueError in both

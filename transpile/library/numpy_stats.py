@@ -44,6 +44,12 @@ def _result(dtype: str, a: T.Array, axis):
     return T.Array(dtype, a.ndim - 1, "C")
 
 
+def _sequence_q(q) -> bool:
+    if isinstance(q, T.List):
+        return isinstance(q.elem, T.Scalar) and q.elem.kind in "biuf"
+    return isinstance(q, T.Array) and q.ndim == 1 and q.scalar.kind in "biuf"
+
+
 def _median_infer(site):
     site.check_arity(1, 2, ("a", "axis", "keepdims", "overwrite_input", "out"))
     a = need_array(site, 0, "a", "np.median", 1)
@@ -78,8 +84,11 @@ def _quantile(name):
         if method != "linear":
             raise site.error(f"np.{name}(method={method!r}) is not supported in compiled code (only 'linear')")
         q = site.arg_type(1, "q")
+        if _sequence_q(q):
+            return _infer_sequence(site, a, q)
         if not isinstance(q, T.Scalar) or not (q.weak and q.kind in "biuf" or q.dtype == "float64"):
-            raise site.error(f"np.{name}() q must be a Python number or np.float64 in compiled code, not {q}")
+            raise site.error(f"np.{name}() q must be a number, a list of numbers or a 1-d array in compiled code, "
+                             f"not {q}")
         # A Python int q selects an element (quantile) or becomes q / 100 (percentile); a
         # float q interpolates, weakly typed when it is a Python float (NEP 50).
         int_q = q.weak and q.kind in "bi" and not percent
@@ -88,11 +97,27 @@ def _quantile(name):
         axis = _common(site, name, a, 2)
         return _result(dtype, a, axis), (axis, int_q)
 
+    def _infer_sequence(site, a, q):
+        """q a list of numbers or a 1-d array (whole array only): one result per q, as NumPy
+        makes it from np.asanyarray(q) (not weak: float32 data gives float64)."""
+        if const_value(site, 2, "axis", None, "axis=") is not None:
+            raise site.error(f"np.{name}() with a sequence q and axis= is not supported in compiled code")
+        _common(site, name, a, 2)
+        kind = q.elem.kind if isinstance(q, T.List) else q.scalar.kind
+        int_q = kind in "biu" and not percent
+        sample = np.array([1 if int_q else 0.5]) * (100 if percent else 1)
+        dtype = np.asarray(fn(np.ones(3, dtype=a.dtype), sample)).dtype.name
+        return T.Array(dtype, 1, "C"), ("sequence", int_q)
+
     def lower(ls):
         lw = ls.lower
         rt = lw.elem(ls.result.dtype)
         axis, int_q = ls.site_info
         x = array_code(ls, 0, "a")
+        if axis == "sequence":
+            q = array_code(ls, 1, "q") if isinstance(ls.arg_types[1] if len(ls.arg_types) > 1 else ls.kw_types["q"],
+                                                     T.Array) else code_of(ls, 1, "q")
+            return CExpr(f"tr::np::quantiles<{rt}>({x}, {q}, {str(int_q).lower()}, {str(percent).lower()})")
         args = f"double({code_of(ls, 1, 'q')}), {str(int_q).lower()}, {str(percent).lower()}"
         if isinstance(ls.result, T.Scalar):
             return CExpr(f"tr::np::quantile<{rt}>({x}, {args})")

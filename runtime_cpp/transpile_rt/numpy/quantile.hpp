@@ -149,6 +149,30 @@ template <class R, class T, int N, int L> R quantile(const Array<T, N, L> &a, do
                             [&](T *v, int64_t n) { return detail::quantile_lane<R>(v, n, f, int_q); });
 }
 
+// q a list of numbers or a 1-d array: one result per q (all checked first, as NumPy does).
+template <class R, class T, int N, int L, class Q> Array<R, 1, C> quantiles(const Array<T, N, L> &a, const Q &q, bool int_q, bool percent) {
+    int64_t nq;
+    if constexpr (requires { q.shape[0]; }) nq = q.shape[0];
+    else nq = q.size();
+    auto q_at = [&](int64_t i) {
+        if constexpr (requires { q.shape[0]; }) return double(q.data[i * q.stride(0)]);
+        else return double(q[i]);
+    };
+    double *qs = detail::scratch<double>(nq);
+    for (int64_t i = 0; i < nq; ++i) qs[i] = detail::checked_q(q_at(i), percent);
+    int64_t shape[1] = {nq};
+    Array<R, 1, C> out = tr::empty<R, 1>(shape);
+    auto c = tr::copy_as<T>(a);
+    T *buf = detail::scratch<T>(c.size());
+    for (int64_t i = 0; i < nq; ++i) {
+        for (int64_t j = 0; j < c.size(); ++j) buf[j] = c.data[j];
+        out.data[i] = detail::quantile_lane<R>(buf, c.size(), qs[i], int_q);
+    }
+    free(buf);
+    free(qs);
+    return out;
+}
+
 template <class R, class T, int N, int L>
 Array<R, N - 1, C> quantile_axis(const Array<T, N, L> &a, int64_t axis, double q, bool int_q, bool percent) {
     const double f = detail::checked_q(q, percent);
