@@ -9,7 +9,8 @@ import time
 DESCRIPTION = """\
 transpile: a Python -> C++ compiler for numeric Python.
 
-  transpile build PATH...         compile @jit functions ahead of time (--inplace: ship them)
+  transpile build PATH...         compile @jit functions ahead of time (--inplace: ship them;
+                                  --standalone: a pybind11 module that needs no transpile)
   transpile run script.py ARGS    run a script with the import hook (prebuilt artifacts, no compile)
   transpile show FILE:FUNC        print the C++ generated for a function
   transpile annotate FILE         an HTML report: what compiled, what fell back, inferred types
@@ -41,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help=f"parallel compiler runs (default: the number of cores, {os.cpu_count()})")
     b.add_argument("--inplace", action="store_true", help="write __transpile__/ beside each source file")
+    b.add_argument("--standalone", action="store_true",
+                   help="one pybind11 extension module per file (MODULE.cpp, which cppimport can build too, and "
+                        "the built MODULE.so beside the source or in --output-dir): imports and runs with NumPy "
+                        "only, without transpile")
+    b.add_argument("-o", "--output-dir", metavar="DIR", help="with --standalone: where the module goes")
     b.add_argument("--jit-level", choices=("O0", "O1"), help="override the functions' jit_level")
     b.add_argument("--backend", choices=("cpu", "cuda", "ascend"), help="override the functions' backend")
     b.add_argument("--force", action="store_true", help="rebuild even what is up to date")
@@ -115,6 +121,10 @@ def _fail(message: str) -> int:
 def _build(args, parser) -> int:
     from . import aot
 
+    if args.standalone:
+        return _standalone(args)
+    if args.output_dir:
+        return _fail("--output-dir goes with --standalone")
     try:
         report = aot.build(args.paths, jobs=args.jobs, inplace=args.inplace, jit_level=args.jit_level,
                            backend=args.backend, force=args.force, quiet=args.quiet)
@@ -129,6 +139,24 @@ def _build(args, parser) -> int:
     print(f"transpile build: {len(report.built)} built, {len(report.up_to_date)} up to date, "
           f"{len(report.errors)} failed, {len(report.skipped)} skipped")
     return 0 if report.ok else 1
+
+
+def _standalone(args) -> int:
+    from . import standalone
+
+    if args.inplace or args.backend not in (None, "cpu"):
+        return _fail("--standalone builds CPU modules, without --inplace")
+    try:
+        result = standalone.build(args.paths, output_dir=args.output_dir, jit_level=args.jit_level)
+    except (ValueError, NotImplementedError) as exc:
+        return _fail(str(exc))
+    for where, name, why in result.skipped:
+        print(f"{where}: note: {name} not exported: {why}", file=sys.stderr)
+    for err in result.errors:
+        print(err, file=sys.stderr)
+    for name, cpp, lib in result.modules:
+        print(f"wrote {cpp}\nbuilt {lib} (import {name})")
+    return 0 if result.ok else 1
 
 
 def _run(args, parser) -> int:

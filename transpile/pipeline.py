@@ -23,6 +23,7 @@ class Translation:
     fallbacks: list  # the report: one record per statement that runs as Python
     return_type: T.Type  # what the entry returns (a constructor: the new instance)
     layouts: list  # @jit_class layouts (T.Instance) the module's code uses
+    module: object = None  # the cxx.model.CxxModule `cpp` was rendered from (standalone.py renders it again)
 
 
 def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) -> Translation:
@@ -60,7 +61,7 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
         module, regions, report, layouts = lower_program(program, entry, options, symbol,
                                                          construct=return_type if construct is not None else None)
         cpp = render(module)
-    return Translation(cpp, entry, program, symbol, regions, report, return_type, layouts)
+    return Translation(cpp, entry, program, symbol, regions, report, return_type, layouts, module)
 
 
 def _specialize(program, pyfunc, arg_types: tuple, is_trace: bool):

@@ -246,6 +246,7 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         self.kernel = None  # the prange loop (passes.parallel.ParallelLoop) whose body is being lowered
         # reads that may find their variable unassigned (UnboundLocalError), and the variables flagged
         self.unbound = unbound.analyse(self.fn, set(tf.var_types), tf.fallbacks)
+        self.setup_bounds()
 
     # ---- helpers used by library entries ------------------------------------
 

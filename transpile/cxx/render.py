@@ -18,3 +18,8 @@ def _environment():
 
 def render(module: CxxModule) -> str:
     return _environment().get_template("module.cpp.j2").render(module=module)
+
+
+def render_template(template: str, **context) -> str:
+    """Another template of templates/ (standalone.cpp.j2 prints several modules)."""
+    return _environment().get_template(template).render(**context)
