@@ -5,8 +5,9 @@ key the specialization) and of those it assigns (passed in one-element
 lists, copied back onto the object when the call ends, also when it raises).
 The attributes are read when the call starts, as arguments are.
 
-A method that does not qualify, an attribute that is missing or is a
-property (its getter or setter would run at another time than in CPython),
+A method that does not qualify, a class that customizes attribute access,
+an attribute that is missing or is a property (its getter or setter would
+run at another time than in CPython),
 and a specialization with a statement running as Python that names `self`:
 the call runs in CPython, as before."""
 from __future__ import annotations
@@ -24,7 +25,7 @@ def is_plain_object(value) -> bool:
     """An instance of an ordinary class (not a number, array, container,
     function, class, module or @jit_class instance)."""
     cls = type(value)
-    if cls.__module__ == "builtins" or cls.__module__.split(".")[0] == "numpy" or not hasattr(value, "__dict__") \
+    if cls.__module__ == "builtins" or cls.__module__.split(".")[0] == "numpy" or not cls.__dictoffset__ \
             or isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
         return False
     try:
@@ -43,6 +44,10 @@ def call(jitfn, args: tuple, call_as_written: tuple):
         return _refuse(jitfn, call_as_written, f"'{_self_name(jitfn)}' is a plain Python object and {state}")
     plan, inner = state
     obj = args[0]
+    cls = type(obj)
+    if cls.__getattribute__ is not object.__getattribute__ or cls.__setattr__ is not object.__setattr__ \
+            or hasattr(cls, "__getattr__"):
+        return _refuse(jitfn, call_as_written, f"{cls.__qualname__} customizes attribute access")
     values = []
     for attr in plan.reads + plan.writes:
         if isinstance(inspect.getattr_static(type(obj), attr, None), (property, types.GetSetDescriptorType,

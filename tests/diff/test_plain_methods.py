@@ -107,6 +107,25 @@ class Stats:
         return self.m * 2
 
 
+class TwiceK:
+    def __init__(self, k):
+        self.k = k
+
+    @plain_jit
+    def twice(self, x):
+        return self.k * x + self.k
+
+
+class Logged(TwiceK):
+    """Attribute reads are observable: they must happen when CPython does them."""
+
+    reads: list = []
+
+    def __getattribute__(self, name):
+        Logged.reads.append(name)
+        return object.__getattribute__(self, name)
+
+
 def _twin(obj):
     """A copy of obj whose methods run undecorated."""
     twin = object.__new__(type(obj))
@@ -174,3 +193,11 @@ def test_a_fallback_statement_naming_self_runs_the_method_in_cpython():
         assert st.m == 2.5
         assert st.update([3.0]) == 6.0
     assert st.m == 3.0
+
+
+def test_a_class_customizing_attribute_access_runs_in_cpython():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        assert TwiceK(2.0).twice(3.0) == 8.0  # compiled
+        assert Logged(2.0).twice(3.0) == 8.0
+    assert [n for n in Logged.reads if not n.startswith("__")] == ["twice", "k", "k"]  # each read, as CPython does
