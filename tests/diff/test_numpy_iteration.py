@@ -223,3 +223,31 @@ def test_not_compiled_forms_run_in_python():
     np.testing.assert_array_equal(got[1], expected[1])
     with pytest.warns(Warning):
         assert multi_index(a) == multi_index.py_func(a)
+
+
+@jit
+def nditer_values(a, b):
+    total = 0.0
+    count = 0
+    for x in np.nditer(a):
+        total += float(x) * 0.5
+        count += int(x) % 3
+    z = 0j
+    for y in np.nditer(b):
+        z += complex(y)
+    return total, count, z
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8])
+def test_nditer_elements_as_numbers(check, dtype):
+    check(nditer_values, (np.arange(12).reshape(3, 4).T * 1.75).astype(dtype), np.arange(3, dtype=np.int16))
+
+
+def test_float_of_arrays_that_are_not_0d_runs_in_python():
+    @plain_jit
+    def conv(a):
+        return float(a)
+
+    with pytest.warns(Warning):
+        with pytest.raises(TypeError):
+            conv(np.ones(3))

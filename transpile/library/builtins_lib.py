@@ -132,11 +132,28 @@ def _minmax(which):
     return infer, lower
 
 
+def _zero_d(t) -> bool:
+    """A 0-d array (an np.nditer element): int()/float() take its value, as NumPy allows."""
+    return isinstance(t, T.Array) and t.ndim == 0
+
+
+def _kind(t) -> str:
+    return t.scalar.kind if _zero_d(t) else t.kind
+
+
+def _value_code(ls) -> str:
+    """The argument's value: a 0-d array's element, or the scalar itself."""
+    if _zero_d(ls.arg_types[0]):
+        ls.lower.module.include("transpile_rt/numpy/item.hpp")
+        return f"tr::np::item({ls.lower.ev(ls.args[0])})"
+    return ls.args[0].code
+
+
 def _int(site):
     site.check_arity(0, 1)
-    if site.args and not isinstance(site.args[0], T.Scalar):
+    if site.args and not isinstance(site.args[0], T.Scalar) and not _zero_d(site.args[0]):
         raise site.error(f"int() argument must be a number, not '{site.args[0]}'")
-    if site.args and site.args[0].kind == "c":
+    if site.args and _kind(site.args[0]) == "c":
         raise site.error("int() argument must be a string, a bytes-like object or a real number, not 'complex'")
     return T.INT, None
 
@@ -144,19 +161,18 @@ def _int(site):
 def _int_lower(ls):
     if not ls.args:
         return CExpr("int64_t(0)")
-    t = ls.arg_types[0]
-    if t.kind == "f":
-        return CExpr(f"tr::builtins::to_int(double({ls.args[0].code}))")
-    return CExpr(f"int64_t({ls.args[0].code})")
+    if _kind(ls.arg_types[0]) == "f":
+        return CExpr(f"tr::builtins::to_int(double({_value_code(ls)}))")
+    return CExpr(f"int64_t({_value_code(ls)})")
 
 
 def _conv(result, name):
     def infer(site):
         site.check_arity(0, 2 if name == "complex" else 1)
         for t in site.args:
-            if not isinstance(t, T.Scalar):
+            if not isinstance(t, T.Scalar) and not (_zero_d(t) and len(site.args) == 1 and name != "bool"):
                 raise site.error(f"{name}() argument must be a number, not '{t}'")
-            if t.kind == "c" and name != "complex" and name != "bool":
+            if _kind(t) == "c" and name != "complex" and name != "bool":
                 raise site.error(f"{name}() argument must be a real number, not 'complex'")
         return result, None
 
@@ -166,7 +182,7 @@ def _conv(result, name):
             return CExpr(f"{ct}()")
         if name == "complex" and len(ls.args) == 2:
             return CExpr(f"tr::complex128(double({ls.args[0].code}), double({ls.args[1].code}))")
-        return CExpr(f"tr::cast<{ct}>({ls.args[0].code})")
+        return CExpr(f"tr::cast<{ct}>({_value_code(ls)})")
 
     return infer, lower
 
