@@ -11,6 +11,7 @@ compiled code expects, with errors that name the line."""
 from __future__ import annotations
 
 import ast
+import dis
 import linecache
 import sys
 import types
@@ -116,10 +117,17 @@ def make_region(spec: dict, root_func):
     first = spec["statements"][0][0]
     converters = []
     results = []
+    unbound = spec.get("unbound", [])
     for name, type_text, declared in spec["outs"]:
         conv = _converter(type_text, declared, f"{filename.rsplit('/', 1)[-1]}:{first}")
         # a live global's callback returns the values of its expressions (`ARR`, `gp.v`)
         value = ast.parse(name, mode="eval").body if live else ast.Name(name, ast.Load())
+        if name.startswith("__tr_bound_"):  # whether a variable that was unassigned is assigned now
+            value = ast.Compare(ast.Constant(name[len("__tr_bound_"):]), [ast.In()],
+                                [ast.Call(ast.Name("__tr_locals", ast.Load()), [], [])])
+        elif name in unbound:  # still unassigned: compiled code gets its old value back, and the flag
+            value = ast.Call(ast.Attribute(ast.Call(ast.Name("__tr_locals", ast.Load()), [], []), "get", ast.Load()),
+                             [ast.Constant(name), ast.Name(f"__tr_in_{name}", ast.Load())], [])
         if conv is not None:
             converters.append(conv)
             value = ast.Call(ast.Name(f"__tr_conv{len(converters) - 1}", ast.Load()), [value], [])
@@ -127,11 +135,14 @@ def make_region(spec: dict, root_func):
     body.append(ast.Return(ast.Tuple(results, ast.Load())))
     # a variable compiled code may not have assigned: deleted first, so reading it raises
     # CPython's UnboundLocalError, and only if the statement reads it
-    unbound = spec.get("unbound", [])
     checks = [ast.If(ast.UnaryOp(ast.Not(), ast.Name(f"__tr_bound_{n}", ast.Load())),
                      [ast.Delete([ast.Name(n, ast.Del())])], []) for n in unbound]
+    checks[:0] = [ast.Assign([ast.Name(f"__tr_in_{n}", ast.Store())], ast.Name(n, ast.Load())) for n in unbound]
+    declared = _stored_globals(func.__code__) if func.__qualname__ == spec["qualname"] else []
+    if declared:  # the user's `global` statements hold for the region's copy of the statements too
+        checks.insert(0, ast.Global(declared))
     inner = _function(spec["name"], list(spec["ins"]) + [f"__tr_bound_{n}" for n in unbound], checks + body)
-    outer = _function("__tr_make_region", [f"__tr_conv{i}" for i in range(len(converters))],
+    outer = _function("__tr_make_region", [f"__tr_conv{i}" for i in range(len(converters))] + ["__tr_locals"],
                       [inner, ast.Return(ast.Name(spec["name"], ast.Load()))])
     module = ast.Module(body=[outer], type_ignores=[])
     for node in ast.walk(module):
@@ -142,7 +153,12 @@ def make_region(spec: dict, root_func):
     code = compile(module, filename, "exec")
     make_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     make = types.FunctionType(make_code, func.__globals__)
-    return make(*converters)
+    return make(*converters, locals)
+
+
+def _stored_globals(code) -> list:
+    """The module variables a function assigns or deletes (its `global` names)."""
+    return sorted({i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")})
 
 
 def _function(name: str, params, body) -> ast.FunctionDef:

@@ -88,18 +88,10 @@ def widened_after_loop(n):
     return n
 
 
-def int_or_float_index(x, c):
-    k = 1
-    if c:
-        k = 1.5
-    return x[k]
-
-
 @pytest.mark.parametrize("fn, args", [
     (and_result, (0, 2.5)), (and_result, (1, 2.5)),
     (and_then_mod, (0, np.arange(3.0))), (and_then_mod, (2, np.arange(3.0))),
     (widened_after_loop, (5,)), (widened_after_loop, (-3,)),
-    (int_or_float_index, (np.arange(3.0), False)), (int_or_float_index, (np.arange(3.0), True)),
 ])
 def test_uses_that_would_see_the_wrong_type_run_in_cpython(check, fn, args):
     """Compiled code would give the wrong type (or a NaN where CPython raises

@@ -367,8 +367,8 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
                 j = i
                 while j < len(stmts) and stmts[j] in self.tf.fallbacks:
                     j += 1
-                self.region([self.tf.fallbacks[s] for s in stmts[i:j]])
-                for name in sorted(set().union(*(self.tf.fallbacks[s].writes for s in stmts[i:j]))):
+                flagged = self.region([self.tf.fallbacks[s] for s in stmts[i:j]])
+                for name in sorted(set().union(*(self.tf.fallbacks[s].writes for s in stmts[i:j])) - flagged):
                     self.mark_bound(name)
                 i = j
                 continue
@@ -396,7 +396,7 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         reads, writes, assigned = set(), set(), set()
         for info in infos:  # a name assigned before it is read inside the region needs no input
             reads |= info.reads - assigned
-            writes |= info.writes
+            writes |= info.writes if info.outputs is None else info.outputs  # values no one reads stay in Python
             assigned |= info.definite
         var_types = self.tf.var_types
         needed = reads | (writes - assigned)  # conditionally written names keep their old value
@@ -415,7 +415,8 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         # UnboundLocalError if (and where) the statement reads one (passes/unbound.py)
         unbound = sorted({n for info in infos for s_, n in self.unbound.region_reads if s_ is info.stmt} & set(ins))
         boxes += [f"tr::box({bound_flag(self.var(n))}, true)" for n in unbound]
-        targets = [self.var(n) for n in outs]
+        still_unbound = [n for n in unbound if n in outs]  # the region may leave them unassigned: it says so
+        targets = [self.var(n) for n in outs] + [bound_flag(self.var(n)) for n in still_unbound]
         ret = None
         if returns:
             ret = self.tmp("ret")
@@ -442,8 +443,10 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             "ins": ins,
             "unbound": unbound,  # each followed in the inputs by whether it is assigned
             "outs": [[n, str(var_types[n]), str(self.declared(infos, n))] for n in outs]
+            + [[f"__tr_bound_{n}", "bool", "None"] for n in still_unbound]
             + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared)]] if returns else []),
         })
+        return set(still_unbound)
 
     @staticmethod
     def declared(infos, name):

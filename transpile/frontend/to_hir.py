@@ -48,6 +48,7 @@ class _Converter:
         self.errors: list[UnsupportedSyntaxError] = []
         self.renames: dict = {}  # comprehension variables, renamed apart from the function's
         self.gen_counter = 0
+        self.declared_globals: frozenset = frozenset()  # the function's `global` names
 
     def loc(self, node):
         rng = self.positions[node]
@@ -79,10 +80,12 @@ class _Converter:
         for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
             ann = self.expr(param.annotation.annotation) if param.annotation else None
             params.append(h.Param(self.loc(param), param.name.value, ann))
+        self.declared_globals = frozenset(_declared_globals(fn.body))
         body = self.block(fn.body)
         raise_collected(self.errors)
         return h.Function(self.loc(fn.name), fn.name.value, qualname, tuple(params), body,
-                          self.src.filename, self.src.first_line, self.src.text, self.src.file_lines_all)
+                          self.src.filename, self.src.first_line, self.src.text, self.src.file_lines_all,
+                          self.declared_globals)
 
     def block(self, block) -> tuple:
         out = []
@@ -153,6 +156,8 @@ class _Converter:
                 return [h.Delete(loc, tuple(self.expr(t) for t in targets))]
         if isinstance(s, cst.Raise) and s.exc is not None and s.cause is None:
             return [h.Raise(loc, self.expr(s.exc))]
+        if isinstance(s, cst.Global):
+            return []  # a declaration: stores to its names run as Python (target), reads are live globals
         self.unsupported(s)
         return []
 
@@ -179,6 +184,8 @@ class _Converter:
         return h.If(self.loc(s), self.expr(s.test), self.body_of(s.body), orelse)
 
     def target(self, t):
+        if isinstance(t, cst.Name) and t.value in self.declared_globals:
+            return self.unsupported(t, "assignment to a variable declared global")
         if isinstance(t, cst.Name):
             return h.Name(self.loc(t), self.renames.get(t.value, t.value))
         if isinstance(t, (cst.Tuple, cst.List)):
@@ -414,3 +421,13 @@ def _target_names(t) -> list:
 
 def to_hir(fn_node: cst.FunctionDef, positions, src: FunctionSource, qualname: str) -> h.Function:
     return _Converter(src, positions).function(fn_node, qualname)
+
+
+def _declared_globals(node):
+    """Names of the `global` statements of a function body (not of the
+    functions, classes and lambdas nested in it: their own scopes)."""
+    for child in node.children:
+        if isinstance(child, cst.Global):
+            yield from (item.name.value for item in child.names)
+        elif not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _declared_globals(child)

@@ -294,6 +294,7 @@ class Function(Node):
     first_line: int = 1
     source: str = field(default="", repr=False)
     file_lines: tuple = field(default=(), repr=False)  # the whole file, for fallback regions
+    declared_globals: frozenset = frozenset()  # names its `global` statements declare (module variables)
 
 
 @node

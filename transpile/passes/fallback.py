@@ -17,6 +17,8 @@ import numpy as np
 from ..diagnostics import AnnotationError, SourceLoc
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library.base import NOT_CONST
+from ..library.random_lib import draw_type
 
 TYPING_RE = re.compile(r"#\s*@jit\.typing:(.*)$")
 EXAMPLE = ("# @jit.typing: () -> float32   (or int64, bool, float64[:], float64[:, :], tensor_type[float32], "
@@ -34,6 +36,7 @@ class FallbackInfo:
     declared: T.Type | None = None  # from # @jit.typing
     returns: bool = False
     quiet: bool = False  # a nested def whose calls compile: not reported as a fallback
+    outputs: set | None = None  # the writes compiled code may read afterwards (None: all; mark_outputs)
 
 
 def statement_text(fn: h.Function, loc: SourceLoc) -> str:
@@ -140,9 +143,10 @@ class _Names(ast.NodeVisitor):
     visit_YieldFrom = visit_Await = visit_Yield
 
     def visit_Global(self, node):
-        self.escapes.append(("global", node))
+        pass  # the region's function declares the user's function's globals (fallback_rt.py)
 
-    visit_Nonlocal = visit_Global
+    def visit_Nonlocal(self, node):
+        self.escapes.append(("nonlocal", node))
 
 
 def analyse(fn: h.Function, stmt: h.Stmt) -> _Names:
@@ -159,6 +163,8 @@ def analyse(fn: h.Function, stmt: h.Stmt) -> _Names:
             names.definite.add(node.target.id)
     for node in body:
         names.visit(node)
+    names.stores -= fn.declared_globals  # module variables, not the function's locals
+    names.definite -= fn.declared_globals
     if names.top_return:  # the statement itself: its value becomes the region's result
         names.escapes = [e for e in names.escapes if e[1] is not body[0]]
     return names
@@ -222,6 +228,19 @@ def declared_result(typer, s: h.Assign) -> T.Type | None:
         return None
     writes = {t.id for t in s.targets if isinstance(t, h.Name)}
     return parse_typing(comment[0], comment[1], typer.typing_name, ndim_hint(typer, writes, False))
+
+
+def draw_result(typer, s: h.Stmt) -> T.Type | None:
+    """The type of `x = np.random.random()` and the other random draws
+    library/random_lib.py lists, for such a statement run as Python."""
+    if not (isinstance(s, h.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], h.Name)
+            and isinstance(s.value, h.Call)):
+        return None
+    callee = typer.const(s.value.func)
+    arg_types = [typer.tf.types.get(a) for a in s.value.args]
+    if callee is NOT_CONST or any(t is None for t in arg_types):
+        return None
+    return draw_type(callee, arg_types, bool(s.value.keywords))
 
 
 def ndim_hint(typer, writes, returns: bool) -> int | None:
@@ -294,8 +313,42 @@ def share_containers(typer, stmt, names) -> None:
            if n not in held and n not in typer.tf.params and holds_container(typer.tf.var_types.get(n))}
     if not new:
         return
-    held |= new
+    for name in sorted(new):
+        held[name] = (f"'{name}' is a container that statements running as Python also use, so it is a Python "
+                      "object and every statement that uses it runs as Python")
     _restart(typer)
+
+
+def hold(typer, name: str, reason: str) -> None:
+    """A local whose value compiled code cannot keep with CPython's type on
+    every path (passes/paths.py): it becomes a Python object, and every
+    statement naming it runs as Python, so each path keeps its own value
+    and type (typing restarts with it held)."""
+    typer.held[name] = f"'{name}' is a Python object ({reason}), so every statement that uses it runs as Python"
+    for s, info in typer.tf.fallbacks.items():  # the first reason is the one worth reporting
+        typer.own_reasons.setdefault(s, info.reason)
+    _restart(typer)
+
+
+def holdable(typer, name) -> bool:
+    return not typer.fullgraph and name in typer.locals and name not in typer.tf.params and name not in typer.held
+
+
+def mark_outputs(tf, reach) -> None:
+    """A fallback statement's writes that no later read sees (compiled or
+    Python) stay in Python: never converted to the variable's compiled type,
+    which could raise where CPython does not (`x = arr` falling back where
+    x is an int that is not read again)."""
+    live = {}
+    reads = list(reach.uses.items()) + [((name,), defs) for r in reach.fallback_reads.values()
+                                        for name, defs in r.items()]
+    for node, defs in reads:
+        name = node[0] if isinstance(node, tuple) else node.id
+        for d in defs:
+            if d in tf.fallbacks:
+                live.setdefault(d, set()).add(name)
+    for s, info in tf.fallbacks.items():
+        info.outputs = info.writes & live.get(s, set())
 
 
 def _restart(typer) -> None:
@@ -336,6 +389,5 @@ def _names(node):
                 yield from _names(getattr(node, f.name))
 
 
-def held_reason(name: str) -> str:
-    return (f"'{name}' is a container that statements running as Python also use, so it is a Python object "
-            "and every statement that uses it runs as Python")
+def held_reason(typer, name: str, stmt) -> str:
+    return typer.own_reasons.get(stmt) or typer.held[name]

@@ -99,7 +99,8 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         # a lifted lambda cannot fall back (its statement is part of a line): errors go to its caller
         self.fullgraph = program.options.fullgraph or tf.pyfunc in program.synthetic
         self.fullgraph_errors: dict = {}
-        self.held: set = set()  # containers shared with fallback code: Python objects (passes/fallback.py)
+        self.held: dict = {}  # name -> why it is a Python object (passes/fallback.py: containers, path conflicts)
+        self.own_reasons: dict = {}  # statement -> why it ran as Python before a variable it names was held
         self.def_types: dict = {}  # definition (store target, passes/reaching.py) -> type of the value it assigns
         self.def_consts: dict = {}  # definition -> the int constant it assigns
         self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
@@ -120,6 +121,25 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
             # Known before typing, so a recursive call of a function that
             # returns nothing has a type (None) while it is being typed.
             self.tf.return_type = T.NONE
+        from . import device_arrays, parallel, returns  # prange loops: privates, reductions, races
+
+        while True:
+            self.settle()
+            try:
+                self.tf.path_types = paths.analyse(self)
+                break
+            except paths.Hold as held:  # the variable becomes a Python object: type the function again
+                fallback.hold(self, held.name, held.conflict.message.split(";")[0])
+        if self.tf.path_types.boxes_returns:  # each return site boxes a value of its own type
+            self.tf.return_type = T.ANY
+        else:
+            self.tf.weak_returns = returns.weak_varies(self.tf, self.program) or (
+                bool(self.tf.path_types.tagged) and isinstance(self.tf.return_type, T.Scalar))
+        parallel.analyse(self)
+        device_arrays.check(self)  # GPU memory: kernels and shape queries only
+
+    def settle(self) -> None:
+        """Types every statement until the types stop changing."""
         for _ in range(MAX_PASSES):
             self.changed = False
             self.unknown = []
@@ -146,16 +166,6 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
             raise_collected(sorted(self.fullgraph_errors.values(), key=lambda e: (e.loc.line, e.loc.col)))
         if self.tf.return_type is None:
             self.tf.return_type = T.NONE
-        from . import device_arrays, parallel, returns  # prange loops: privates, reductions, races
-
-        self.tf.path_types = paths.analyse(self)
-        if self.tf.path_types.boxes_returns:  # each return site boxes a value of its own type
-            self.tf.return_type = T.ANY
-        else:
-            self.tf.weak_returns = returns.weak_varies(self.tf, self.program) or (
-                bool(self.tf.path_types.tagged) and isinstance(self.tf.return_type, T.Scalar))
-        parallel.analyse(self)
-        device_arrays.check(self)  # GPU memory: kernels and shape queries only
 
     # ---- nested functions (closures) ---------------------------------------
 
@@ -333,7 +343,7 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
                 continue
             held = fallback.held_name(self, s)
             if held is not None:
-                self.fall_back(s, [UnsupportedSyntaxError(fallback.held_reason(held), s.loc)])
+                self.fall_back(s, [UnsupportedSyntaxError(fallback.held_reason(self, held, s), s.loc)])
                 continue
             method = STMT_RULES.get(type(s))
             try:
@@ -368,6 +378,8 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         if comment is not None:
             info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name,
                                                   fallback.ndim_hint(self, info.writes, names.top_return))
+        else:  # x = np.random.random(): a draw whose type is known (library/random_lib.py)
+            info.declared = fallback.draw_result(self, s)
         if names.top_return:
             info.returns = True
             t = info.declared or T.ANY

@@ -4,6 +4,8 @@
   by name are frozen into the generated code; the specialization keeps a
   guard on the binding (identity, checked by the bridge at each call) and is
   rebuilt when the name is rebound to a different value.
+* Names the function declares `global` are read by statements that run as
+  Python, as its stores are: those rebind them, to values of any type.
 * Mutable ones are read when the code runs: a module-level NumPy array is
   the caller's object (compiled code reads and writes it in place), and a
   number or array that is an attribute of a global object (`gp.v` with `gp`
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..diagnostics import UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 
@@ -49,6 +52,9 @@ def name(typer, node: h.Name, value, t: T.Type) -> T.Type:
         _live(typer, node, node.id, node.id, t)
         typer.program.live_globals[key] = (ARRAY, signature(value))
         return t
+    if node.id in typer.fn.declared_globals:
+        # rebound by the function's own statements (which run as Python) to values of any type
+        raise UnsupportedSyntaxError(f"reading '{node.id}', which this function declares global", node.loc)
     typer.tf.consts[node] = value
     typer.program.global_deps[key[:2]] = value
     return t

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..hir import nodes as h
+from ..hir import promote
 from ..hir import types as T
 
 
@@ -22,6 +23,16 @@ class PathTypes:
     flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
     weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min/abs call -> its name: an argument's flag
     dispatch: dict = dataclasses.field(default_factory=dict)  # call -> (argument, callee key for its other type)
+
+
+class Hold(Exception):
+    """A local variable with a conflict: typing restarts with it held as a
+    Python object (fallback.hold), rather than the function running in CPython."""
+
+    def __init__(self, name: str, conflict):
+        super().__init__(name)
+        self.name = name
+        self.conflict = conflict  # the PathTypeConflict otherwise raised
 
 
 def weakness_only(ops, recorded, op) -> bool:
@@ -130,3 +141,35 @@ def link(node, parent: dict) -> None:
             if isinstance(child, h.Node):
                 parent[child] = node
                 link(child, parent)
+
+EXACT_INT_IN_FLOAT = 2 ** 53
+
+
+def converts_exactly(checker, t, node, compute: str) -> bool:
+    """Whether every value of type t is exactly representable in dtype
+    `compute` (Python compares an int with a float exactly; compiled code
+    converts, which is exact for ints up to 2**53: known constants only)."""
+    if t.dtype == compute or t.kind == "b":
+        return True
+    target = T.Scalar(compute)
+    if t.kind in "iu":
+        if target.kind in "iu":
+            return bool(promote.can_cast_safe(t.dtype, compute))
+        return small_int(checker, node) or promote.int_fits_mantissa(t.dtype, compute)
+    return target.kind in "fc" and promote.can_cast_safe(t.dtype, compute)
+
+
+def small_int(checker, node) -> bool:
+    """An int constant, or a variable whose int values all come from
+    constants (passes/paths.py's checker: reaching definitions), within 2**53."""
+    if isinstance(node, h.Const):
+        return isinstance(node.value, int) and abs(node.value) <= EXACT_INT_IN_FLOAT
+    if not isinstance(node, h.Name) or node not in checker.reach.uses:
+        return False
+    for d in checker.reach.uses[node]:
+        t = checker.def_type(d, node.id)
+        if isinstance(t, T.Scalar) and t.kind in "iu":
+            v = checker.typer.def_consts.get(d)
+            if not isinstance(v, int) or abs(v) > EXACT_INT_IN_FLOAT:
+                return False
+    return True

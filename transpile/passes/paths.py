@@ -23,23 +23,22 @@ time through +, -, *, comparisons, max/min and calls), a slot per type for
 int-or-float values that are returned.  docs/architecture.md lists every
 rule.  Any other use (passing such a value to a call, indexing with it, a
 statement that runs as Python reading it) would give a value of the wrong
-type, so the function is not compiled: it runs in CPython with a warning
-naming the variable and the use (an error under fullgraph=True).  Cython's
-"safe" type inference takes the same rule, with a Python object in place of
-running in CPython.
+type: a local variable is then held as a Python object, every statement
+naming it running as Python (Hold; Cython's "safe" inference makes the same
+choice); for a parameter or an expression the function runs in CPython
+with a warning naming it and the use (an error under fullgraph=True).
 """
 from __future__ import annotations
 
 from ..diagnostics import FunctionNotCompilable, PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
-from . import reaching
+from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (PathTypes, differs, link, pure, returns, same_storage, semantics_by_flags, statements,
+from .path_rules import (Hold, PathTypes, converts_exactly, differs, link, pure, returns, same_storage, semantics_by_flags, statements,
                          weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
-EXACT_INT_IN_FLOAT = 2 ** 53
 
 
 class _Checker:
@@ -192,6 +191,10 @@ class _Checker:
     def check(self):
         """Every use, until the assignments whose value may be a Python float
         or an np.float64 (self.dynamic) settle."""
+        for node, t in self.tf.coerce.items():  # float() of a value fallback code made would guess its type
+            if t == T.FLOAT and node in self.reach.uses and fallback.holdable(self.typer, node.id):
+                raise Hold(node.id, PathTypeConflict(f"'{node.id}' holds a value of unknown type from a statement "
+                                                     "that runs as Python", node.loc))
         while True:
             self.reset()
             self.check_uses()
@@ -392,8 +395,8 @@ class _Checker:
                 except Exception:  # noqa: BLE001 - a combination CPython rejects: not the same operation
                     ops = None
                 if compare:  # a bool either way: the same answer if both convert exactly
-                    exact = ops is not None and self.converts_exactly(a, left, recorded.compute) and \
-                        self.converts_exactly(b, right, recorded.compute)
+                    exact = ops is not None and converts_exactly(self, a, left, recorded.compute) and \
+                        converts_exactly(self, b, right, recorded.compute)
                     same = exact and ops.result == recorded.result
                     if exact and not same and isinstance(where, h.Compare) and ops.result.dtype == recorded.result.dtype:
                         weak_results.add(ops.result)  # bool or np.bool_ by path: its use decides
@@ -442,34 +445,6 @@ class _Checker:
             self.dynamic[target] = value
             self.grew = True
 
-    def converts_exactly(self, t, node, compute: str) -> bool:
-        """Whether every value of type t is exactly representable in dtype
-        `compute` (Python compares an int with a float exactly; compiled code
-        converts, which is exact for ints up to 2**53: known constants only)."""
-        if t.dtype == compute or t.kind == "b":
-            return True
-        target = T.Scalar(compute)
-        if t.kind in "iu":
-            if target.kind in "iu":
-                return bool(promote.can_cast_safe(t.dtype, compute))
-            return self.small_int(node) or promote.int_fits_mantissa(t.dtype, compute)
-        return target.kind in "fc" and promote.can_cast_safe(t.dtype, compute)
-
-    def small_int(self, node) -> bool:
-        """An int constant, or a variable whose int values all come from
-        constants, within 2**53."""
-        if isinstance(node, h.Const):
-            return isinstance(node.value, int) and abs(node.value) <= EXACT_INT_IN_FLOAT
-        if not isinstance(node, h.Name) or node not in self.reach.uses:
-            return False
-        for d in self.reach.uses[node]:
-            t = self.def_type(d, node.id)
-            if isinstance(t, T.Scalar) and t.kind in "iu":
-                v = self.typer.def_consts.get(d)
-                if not isinstance(v, int) or abs(v) > EXACT_INT_IN_FLOAT:
-                    return False
-        return True
-
     def same_unary(self, parent, origin):
         recorded = self.tf.ops.get(parent)
         for a in self.types_of(parent.operand) or ():
@@ -487,15 +462,21 @@ class _Checker:
         joined = self.tf.var_types.get(name) if name else self.tf.types.get(node)
         kinds = " or ".join(sorted({str(t) for t in types or ()} | ({str(joined)} if joined else set())))
         line = f" at line {where.loc.line}" if where is not None and where.loc else ""
-        return PathTypeConflict(
+        conflict = PathTypeConflict(
             f"{subject} may be {kinds} depending on the path taken; compiled code would hold it as {joined}, "
             f"which changes the result of {what}{line}", node.loc,
             "give it one type on every path (e.g. start from 0.0 rather than 0, or convert with float())")
+        if name and fallback.holdable(self.typer, name):
+            return Hold(name, conflict)
+        return conflict
 
 
 def analyse(typer) -> PathTypes:
+    """Raises Hold for a variable that must become a Python object, or
+    PathTypeConflict where the function cannot compile."""
     checker = _Checker(typer)
     checker.check()
+    fallback.mark_outputs(typer.tf, checker.reach)
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
                      checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
                      checker.flag_ops, checker.weak_calls, checker.dispatch)

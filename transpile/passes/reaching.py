@@ -92,7 +92,9 @@ class _Flow:
     def stmt(self, s, env):
         info = self.fallbacks.get(s)
         if info is not None:
-            self.fallback_reads[s] = {n: env.get(n, frozenset((UNDEF,))) for n in info.reads}
+            # a name the statement may leave alone passes its old value through (and its unboundness)
+            passed = info.reads | (info.writes - info.definite)
+            self.fallback_reads[s] = {n: env.get(n, frozenset((UNDEF,))) for n in passed if n in self.locals}
             env = dict(env)
             for name in info.writes:
                 self.define(env, name, s, certain=name in info.definite)

@@ -1,0 +1,75 @@
+"""Programs the differential fuzzer found (tests/fuzz/findings.md, classes 7-9), reduced.
+Line numbers matter to the tests that name them: add new functions at the end."""
+import operator
+import statistics
+
+import numpy as np
+
+COUNTER = 0
+
+
+def rebound_then_unused(x, a):
+    if x < 0:
+        x = a                      # an array into an int parameter: runs as Python; nothing reads x after
+    return len(a)
+
+
+def unread_fallback_result(a, c):
+    if c:
+        v = a
+    else:
+        v = statistics.fmean([1.0, 2.0])   # noqa: F841 - a float where v is an array elsewhere; never read
+    return len(a)
+
+
+def unknown_value_meets_arithmetic(a):
+    b = a * 1.0
+    v = np.int64(a)                # an array (np.int64 of an array): runs as Python
+    b += v                         # so does every statement naming v
+    return b, v + 1
+
+
+def unknown_type_accumulated(a, n):
+    t = 0.0
+    for i in range(n):
+        w = operator.pos(a[i])     # an np.float64, which compiled code would have taken for a float
+        t += w
+    return t
+
+
+def int_or_float_index(x, c):
+    k = 1
+    if c:
+        k = 1.5
+    return x[k]                    # k is held as a Python object: IndexError for the float, as CPython
+
+
+def int_or_float_call(c):
+    v = 3
+    if c:
+        v = 2.5
+    return round(v), v * 2         # round() of an int or a float by path
+
+
+def global_counter(x, n):
+    global COUNTER
+    s = 0
+    for i in range(n):
+        COUNTER = COUNTER + i      # runs as Python, declared global there too
+        s += COUNTER * x           # reads COUNTER: runs as Python (s is then a Python object)
+    return s, COUNTER
+
+
+def global_rebound_to_float(x):
+    global COUNTER
+    COUNTER = COUNTER + 0.5        # another type mid-call: compiled code never reads a stale int
+    return x * COUNTER
+
+
+def unbound_after_region(x, c):
+    if c > 0:
+        try:                       # runs as Python, and may leave v unassigned
+            v = x + 1
+        except ValueError:
+            pass
+    return v * 2                   # UnboundLocalError when it did; an int (not 4.0) when it did not

@@ -1,0 +1,66 @@
+"""Fuzzer findings of the second series (tests/fuzz/findings.md, classes 7-9),
+as differential tests: CPython's value, type, exception and globals, at O0
+and O1, wherever parts of the function run as Python."""
+import copy
+import warnings
+
+import numpy as np
+import pytest
+
+from transpile import jit
+
+from . import fuzz_found_funcs2 as funcs
+
+
+def outcome(fn, args):
+    try:
+        return "returns", fn(*copy.deepcopy(args))
+    except Exception as exc:  # noqa: BLE001 - the exception is the result compared
+        return "raises", type(exc)
+
+
+def same(a, b):
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    return type(a) is type(b) and a == b
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+@pytest.mark.parametrize("fn, args", [
+    (funcs.rebound_then_unused, (-3, np.arange(2.0))), (funcs.rebound_then_unused, (3, np.arange(2.0))),
+    (funcs.unread_fallback_result, (np.arange(2.0), False)), (funcs.unread_fallback_result, (np.arange(2.0), True)),
+    (funcs.unknown_value_meets_arithmetic, (np.arange(3.0),)),
+    (funcs.unknown_type_accumulated, (np.arange(3.0), 3)), (funcs.unknown_type_accumulated, (np.arange(3.0), 0)),
+    (funcs.int_or_float_index, (np.arange(3.0), False)), (funcs.int_or_float_index, (np.arange(3.0), True)),
+    (funcs.int_or_float_call, (False,)), (funcs.int_or_float_call, (True,)),
+    (funcs.global_counter, (3, 4)), (funcs.global_counter, (1.5, 0)),
+    (funcs.global_rebound_to_float, (3,)),
+    (funcs.unbound_after_region, (1, 0)), (funcs.unbound_after_region, (1, 1)),
+])
+def test_fuzz_finding(fn, args, level):
+    funcs.COUNTER = 2
+    expected = outcome(fn, args)
+    expected_global = funcs.COUNTER
+    funcs.COUNTER = 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = outcome(jit(fn, jit_level=level), args)
+    assert got[0] == expected[0] and (same(got[1], expected[1]) if got[0] == "returns" else got[1] is expected[1])
+    assert same(funcs.COUNTER, expected_global)
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "whole-function" in m or "failed to compile" in m], messages
+
+
+def test_a_path_conflict_holds_only_that_variable():
+    """The variable becomes a Python object; the rest of the function stays compiled."""
+    fn = jit(funcs.unknown_type_accumulated)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fn(np.arange(3.0), 3)
+    lines = {r["line"]: r["reason"] for r in fn.fallbacks()}
+    first = funcs.unknown_type_accumulated.__code__.co_firstlineno
+    assert sorted(lines) == [first + 1, first + 3, first + 4, first + 5]  # t = 0.0, w = ..., t += w, return t
+    assert "operator.pos" in lines[first + 3]  # its own reason
+    assert "'w' is a Python object" in lines[first + 4] and "'t' is a Python object" in lines[first + 5]
