@@ -55,6 +55,19 @@ template <class To, class From> constexpr To cast(const From &v) {
     }
 }
 
+// c ? a : b for integers without a branch (cmov on x86-64), for an if/else
+// that assigns one variable from cheap arms (cxx/lower_select.py): GCC keeps
+// such a test as a branch, which a random test mispredicts half the time.
+template <class T> TR_HD inline T select(bool c, T a, T b) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == 8 || sizeof(T) == 4) {
+        __asm__("test %b1, %b1\n\tcmovne %2, %0" : "+r"(b) : "q"(c), "rm"(a) : "cc");
+        return b;
+    }
+#endif
+    return c ? a : b;
+}
+
 // pow() as the C library computes it, which is what CPython and NumPy scalars
 // call.  GCC rewrites pow(x, 2.0) with a known exponent into x*x, and libm's
 // pow differs from that product in the last bit for about 0.1% of x, so the

@@ -34,15 +34,9 @@ int64_t collatz_0(int64_t n) {
             TR_POLL_INTERRUPT();
             // golden_funcs.py:34  if n % 2 == 0:
             tr_line = 34;
-            if (tr::py::mod(n, int64_t(2)) == 0) {
-                // golden_funcs.py:35  n = n // 2
-                tr_line = 35;
-                n = tr::py::floordiv(n, int64_t(2));
-            } else {
-                // golden_funcs.py:37  n = 3 * n + 1
-                tr_line = 37;
-                n = ((3 * n) + 1);
-            }
+            // golden_funcs.py:35  n = n // 2
+            // golden_funcs.py:37  n = 3 * n + 1
+            n = tr::select((tr::py::mod(n, int64_t(2)) == 0), tr::py::floordiv(n, int64_t(2)), ((3 * n) + 1));  // both arms cheap: no branch
             // golden_funcs.py:38  steps += 1
             tr_line = 38;
             steps = (steps + 1);

@@ -18,6 +18,7 @@ from ..passes import unbound
 from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
 from .lower_bounds import BoundsLowering
+from .lower_select import SelectLowering
 from .lower_loops import INTERRUPT_HEADER, LoopLowering, polls
 from .lower_paths import PathFlagLowering
 from .lower_stmts import StatementLowering
@@ -228,7 +229,7 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
 
 
 class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, BoundsLowering,
-                      GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
+                      SelectLowering, GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program

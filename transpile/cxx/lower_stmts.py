@@ -286,6 +286,8 @@ class StatementLowering:
         return f"(tr::truthy({code}))"
 
     def s_If(self, s: h.If):
+        if self.branchless_if(s):  # cxx/lower_select.py
+            return
         self.nested(f"if {self.condition(s.test)} {{", s.body, "} else {" if s.orelse else "}")
         if s.orelse:
             self.depth += 1
