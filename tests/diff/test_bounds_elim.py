@@ -284,3 +284,18 @@ def strided_view_loop(a):
 @pytest.mark.parametrize("n", [0, 5, 6])
 def test_views(n):
     run_same(strided_view_loop, np.arange(float(n)))
+
+
+@jit
+def generator_index(a, n):
+    s = 0.0
+    for i in range(n):
+        s += sum(a[j] for j in range(i + 2))
+    return s
+
+
+@pytest.mark.parametrize("n", [2, 4, 5])
+def test_generator_target_is_not_loop_invariant(n):
+    """j is assigned by the generator on every iteration: an index of it
+    cannot be checked once before the loop."""
+    run_same(generator_index, np.arange(5.0), n)

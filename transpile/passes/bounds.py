@@ -100,6 +100,10 @@ class _Analysis:
             return assigned_names([stmt], set(), self.fn) | (
                 self.tf.fallbacks[stmt].writes if stmt in self.tf.fallbacks else set())
         out: set = set()
+        for e in _child_exprs(stmt):  # comprehension targets are assigned too (renamed apart, but still locals)
+            for n in _walk(e):
+                if isinstance(n, (h.GenExp, h.CompFor)):
+                    target_names(n.target, out)
         if isinstance(stmt, h.Assign):
             for t in stmt.targets:
                 target_names(t, out)
