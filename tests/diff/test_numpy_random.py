@@ -118,3 +118,31 @@ def test_draws_are_reported_as_fallback():
     with pytest.warns(Warning, match="JIT Fallback"):
         got = one(4)
     assert got == one.py_func(4)
+
+
+@jit
+def unannotated_draws(n, seed):
+    np.random.seed(seed)
+    random.seed(seed)
+    s = 0.0
+    k = 0
+    for i in range(n):
+        x = np.random.random()
+        g = np.random.normal(0.0, 2.0)
+        j = np.random.randint(0, 10)
+        r = random.random()
+        u = random.uniform(-1, 1)
+        d = random.randint(1, 6)
+        s += x * i + g + r * u
+        k += j * d
+    return s, k
+
+
+def test_draws_need_no_annotation():
+    with pytest.warns(Warning) as record:
+        got = unannotated_draws(25, 11)
+    expected = unannotated_draws.py_func(25, 11)
+    _same(got, expected)
+    text = "\n".join(str(w.message) for w in record)
+    assert "whole-function" not in text  # the loop compiled around the draws, which ran as Python
+    assert "np.random.random()" in text
