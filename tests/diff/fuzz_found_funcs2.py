@@ -73,3 +73,9 @@ def unbound_after_region(x, c):
         except ValueError:
             pass
     return v * 2                   # UnboundLocalError when it did; an int (not 4.0) when it did not
+
+
+def unbound_operand_order(c):
+    if c:
+        v = 1.0
+    return np.int32(4611686018427387904) + v   # the left operand's OverflowError comes first

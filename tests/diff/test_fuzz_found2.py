@@ -38,6 +38,7 @@ def same(a, b):
     (funcs.global_counter, (3, 4)), (funcs.global_counter, (1.5, 0)),
     (funcs.global_rebound_to_float, (3,)),
     (funcs.unbound_after_region, (1, 0)), (funcs.unbound_after_region, (1, 1)),
+    (funcs.unbound_operand_order, (False,)),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

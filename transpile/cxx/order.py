@@ -19,29 +19,30 @@ from .model import CExpr
 _QUIET_OPS = {"+", "-", "*", "&", "|", "^"}
 
 
-def may_raise(tf, node) -> bool:
-    """Whether evaluating node can raise (conservative: unknown means yes)."""
+def may_raise(tf, node, unbound=frozenset()) -> bool:
+    """Whether evaluating node can raise (conservative: unknown means yes);
+    `unbound`: the reads that may find their variable unassigned."""
     if node in tf.coerce or node in tf.calls:  # a fallback value converted; a @jit_class method or property
         return True
     if isinstance(node, (h.Name, h.Const)):
-        return False
+        return node in unbound  # UnboundLocalError
     t = tf.types.get(node)
     if isinstance(t, T.Array):  # array operations may raise on shapes (broadcasting)
         return True
     if isinstance(node, h.Attribute):
-        return may_raise(tf, node.value)
+        return may_raise(tf, node.value, unbound)
     if isinstance(node, h.UnaryOp):
-        return may_raise(tf, node.operand)
+        return may_raise(tf, node.operand, unbound)
     if isinstance(node, h.BinOp):
-        return node.op not in _QUIET_OPS or may_raise(tf, node.left) or may_raise(tf, node.right)
+        return node.op not in _QUIET_OPS or may_raise(tf, node.left, unbound) or may_raise(tf, node.right, unbound)
     if isinstance(node, h.Compare):
-        return any(may_raise(tf, n) for n in (node.left, *node.comparators))
+        return any(may_raise(tf, n, unbound) for n in (node.left, *node.comparators))
     if isinstance(node, h.BoolOp):
-        return any(may_raise(tf, n) for n in node.values)
+        return any(may_raise(tf, n, unbound) for n in node.values)
     if isinstance(node, h.IfExp):
-        return any(may_raise(tf, n) for n in (node.test, node.body, node.orelse))
+        return any(may_raise(tf, n, unbound) for n in (node.test, node.body, node.orelse))
     if isinstance(node, h.TupleExpr):
-        return any(may_raise(tf, n) for n in node.elts)
+        return any(may_raise(tf, n, unbound) for n in node.elts)
     return True  # calls, subscripts (index checks), containers, ...
 
 
@@ -49,7 +50,7 @@ def needs_order(lower, nodes) -> list[int]:
     """Positions among nodes (in Python's evaluation order) to evaluate into
     temporaries: those that may raise, when there are two or more and each is
     a scalar (a C++ value: lazy array expressions are not copied)."""
-    raising = [i for i, n in enumerate(nodes) if may_raise(lower.tf, n)]
+    raising = [i for i, n in enumerate(nodes) if may_raise(lower.tf, n, lower.unbound.reads)]
     if len(raising) < 2 or not all(isinstance(lower.tf.types.get(nodes[i]), T.Scalar) for i in raising):
         return []
     return raising
