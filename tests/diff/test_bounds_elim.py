@@ -8,6 +8,7 @@ import copy
 import numpy as np
 import pytest
 
+from ..golden import fast_path_funcs
 from ._support import jit
 
 
@@ -92,12 +93,7 @@ def test_negative_step(n):
     run_same(reversed_sum, np.arange(5.0), n)
 
 
-@jit
-def one_past(a):
-    s = 0.0
-    for i in range(len(a)):
-        s += a[i + 1]
-    return s
+one_past = jit(fast_path_funcs.one_past)
 
 
 def test_offset_past_the_end_still_raises():
@@ -105,14 +101,7 @@ def test_offset_past_the_end_still_raises():
     assert isinstance(exc, IndexError) and "index 4 is out of bounds for axis 0 with size 4" in str(exc)
 
 
-@jit
-def rebinds(a, b):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i]
-        if i == 2:
-            a = b
-    return s
+rebinds = jit(fast_path_funcs.rebinds)
 
 
 @pytest.mark.parametrize("nb", [2, 3, 8])
@@ -149,13 +138,7 @@ def test_bound_variable_reassigned_inside(n):
     run_same(bound_moves_inside, np.arange(5.0), n)
 
 
-@jit
-def counter_reassigned(a):
-    s = 0.0
-    for i in range(a.shape[0]):
-        i = i + 2
-        s += a[i]
-    return s
+counter_reassigned = jit(fast_path_funcs.counter_reassigned)
 
 
 def test_counter_reassigned_in_the_body():
@@ -204,14 +187,7 @@ def test_enumerate_index(n_out):
     run_same(doubled, np.arange(5.0), np.zeros(n_out))
 
 
-@jit
-def stencil(u, out):
-    n = u.shape[0]
-    m = u.shape[1]
-    for i in range(1, n - 1):
-        for j in range(1, m - 1):
-            out[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
-    return out
+stencil = jit(fast_path_funcs.bench.stencil2d)
 
 
 @pytest.mark.parametrize("shape_out", [(6, 7), (4, 7), (6, 3), (1, 1)])
