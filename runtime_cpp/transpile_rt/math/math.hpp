@@ -273,7 +273,13 @@ TR_HD inline double m_log(double x) {
 
 // ------------------------------------------------- one-argument functions
 
-TR_HD inline double sqrt(double x) { return detail::check1(x, __builtin_sqrt(x), false); }
+// check1's answer for sqrt, in one comparison: the result is NaN from a
+// non-NaN x exactly when x < 0 (sqrt(-0.0) is -0.0), and never infinite
+// from a finite x.
+TR_HD inline double sqrt(double x) {
+    if (x < 0.0) detail::domain_error();
+    return __builtin_sqrt(x);
+}
 TR_HD inline double cbrt(double x) { return __builtin_cbrt(x); }
 TR_HD inline double exp(double x) { return detail::check1(x, __builtin_exp(x), true); }
 TR_HD inline double exp2(double x) { return detail::check1(x, __builtin_exp2(x), true); }
