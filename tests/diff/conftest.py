@@ -1,7 +1,9 @@
 """The differential suites in several capture modes (issue 16): `check`
-re-wraps the module's @jit function with the mode under test.  CI runs the
-modules in CAPTURE_SUBSET in every mode (the rest in "ast"); set
-TRANSPILE_TEST_CAPTURE_MODES=all to run every module in every mode."""
+re-wraps the module's @jit function with the mode under test.  CI runs each
+extra mode on the modules in CAPTURE_SUBSETS (the rest in "ast" only); set
+TRANSPILE_TEST_CAPTURE_MODES=all to run every module in every mode.  A
+function a mode does not capture (docs/architecture.md lists what and why)
+is skipped in that mode with the reason."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,18 +13,25 @@ import pytest
 
 from tests.conftest import run_both
 
-MODES = ("ast", "bytecode")
-# Representative of control flow, scalars, lambdas, arrays and returns: each mode compiles every
-# function again (the mode is part of the cache key), so the whole suite in every mode would double
-# tests/diff's share of the CI budget.
-CAPTURE_SUBSET = {"test_control", "test_scalars", "test_lambdas", "test_returns", "test_arrays"}
+MODES = ("ast", "bytecode", "trace")
+# Each extra mode compiles every function again (the mode is part of the cache key), so CI runs each
+# mode on the modules that exercise it: bytecode recovery on control flow, tracing on straight-line
+# numerics.  TRANSPILE_TEST_CAPTURE_MODES=all: every module in every mode; =ast: ast only.
+# Measured on the shared 2-core machine (load ~7.5): these extra runs took ~155 s, test_arrays in
+# trace mode alone another ~170 s (it runs with =all).
+CAPTURE_SUBSETS = {"bytecode": {"test_control", "test_returns", "test_lambdas"},
+                   "trace": {"test_scalars"}}
 _REWRAPPED: dict = {}
 
 
 def _modes(module: str) -> tuple:
-    if os.environ.get("TRANSPILE_TEST_CAPTURE_MODES", "") == "all" or module.rsplit(".", 1)[-1] in CAPTURE_SUBSET:
+    chosen = os.environ.get("TRANSPILE_TEST_CAPTURE_MODES", "")
+    if chosen == "all":
         return MODES
-    return ("ast",)
+    if chosen == "ast":
+        return ("ast",)
+    name = module.rsplit(".", 1)[-1]
+    return ("ast",) + tuple(m for m in MODES[1:] if name in CAPTURE_SUBSETS[m])
 
 
 def pytest_generate_tests(metafunc):
@@ -62,5 +71,11 @@ def check(capture_mode):
                 function_source(jitted.py_func)
             except FunctionNotCompilable as exc:  # docs/architecture.md lists what bytecode mode does not recover
                 pytest.skip(f"not recovered from bytecode: {exc.message}")
-        return run_both(compiled, *args)
+        try:
+            return run_both(compiled, *args)
+        except AssertionError as exc:
+            # a function whose trace stops (control flow on values, ...) is not compiled in trace mode
+            if capture_mode == "trace" and "FunctionNotCompilable" in str(exc) and "trace" in str(exc):
+                pytest.skip("the trace stops: " + str(exc).split("\n")[0][:200])
+            raise
     return run

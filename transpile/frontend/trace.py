@@ -63,6 +63,8 @@ class _Recorder:
 
 def _index_text(rec: _Recorder, index) -> str:
     """An index as subscript syntax: a[1:-1, ::2, i]."""
+    if index == ():
+        return "()"
     items = index if isinstance(index, tuple) else (index,)
     parts = []
     for item in items:
@@ -270,7 +272,12 @@ def traced_function(fn, args: tuple):
     filename = f"<trace of {fn.__qualname__}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     namespace = {"np": np}
-    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - text built from NumPy names and constants
+    try:
+        code = compile(text, filename, "exec")
+    except SyntaxError as exc:  # a record this module cannot write yet
+        raise FunctionNotCompilable(f"{fn.__qualname__}: the trace's record is not valid Python ({exc.msg})",
+                                    where, "the whole function runs in CPython") from None
+    exec(code, namespace)  # noqa: S102 - text built from NumPy names and constants
     traced = next(v for k, v in namespace.items() if k != "np" and k != "__builtins__")
     traced.__qualname__, traced.__module__ = fn.__qualname__, fn.__module__
     return traced
