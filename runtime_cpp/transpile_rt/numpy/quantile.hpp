@@ -29,19 +29,19 @@ namespace tr {
 namespace np {
 namespace detail {
 
-// The k-th smallest of v[0..n), moving elements of v.
+// The k-th smallest of v[0..n), moving elements of v (no NaN: the callers return first for lanes with one).
 template <class T> T select_kth(T *v, int64_t n, int64_t k) {
     int64_t lo = 0, hi = n - 1;
     while (hi - lo >= 16) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (sort_lt(v[mid], v[lo])) swap_(v[mid], v[lo]);
-        if (sort_lt(v[hi], v[lo])) swap_(v[hi], v[lo]);
-        if (sort_lt(v[hi], v[mid])) swap_(v[hi], v[mid]);
+        if (v[mid] < v[lo]) swap_(v[mid], v[lo]);
+        if (v[hi] < v[lo]) swap_(v[hi], v[lo]);
+        if (v[hi] < v[mid]) swap_(v[hi], v[mid]);
         const T p = v[mid];
         int64_t i = lo, j = hi;
         while (i <= j) {
-            while (sort_lt(v[i], p)) ++i;
-            while (sort_lt(p, v[j])) --j;
+            while (v[i] < p) ++i;
+            while (p < v[j]) --j;
             if (i <= j) swap_(v[i++], v[j--]);
         }
         if (k <= j) hi = j;
@@ -56,7 +56,7 @@ template <class T> T select_kth(T *v, int64_t n, int64_t k) {
 template <class T> T min_from(const T *v, int64_t n, int64_t from) {
     T m = v[from];
     for (int64_t i = from + 1; i < n; ++i)
-        if (sort_lt(v[i], m)) m = v[i];
+        if (v[i] < m) m = v[i];
     return m;
 }
 
@@ -123,19 +123,12 @@ Array<R, N - 1, C> along_axis(const Array<T, N, L> &a, int64_t axis, Lane &&lane
     return out;
 }
 
-template <class R, class T, class Lane> R whole(const T *data, int64_t n, Lane &&lane) {
-    T *buf = scratch<T>(n);
-    for (int64_t i = 0; i < n; ++i) buf[i] = data[i];
-    R r = lane(buf, n);
-    free(buf);
-    return r;
-}
-
 }  // namespace detail
 
+// The whole-array forms select in place in a fresh C-order copy (copy_as always copies).
 template <class R, class T, int N, int L> R median(const Array<T, N, L> &a) {
     auto c = tr::copy_as<T>(a);
-    return detail::whole<R>(c.data, c.size(), [](T *v, int64_t n) { return detail::median_lane<R>(v, n); });
+    return detail::median_lane<R>(c.data, c.size());
 }
 
 template <class R, class T, int N, int L> Array<R, N - 1, C> median_axis(const Array<T, N, L> &a, int64_t axis) {
@@ -145,8 +138,7 @@ template <class R, class T, int N, int L> Array<R, N - 1, C> median_axis(const A
 template <class R, class T, int N, int L> R quantile(const Array<T, N, L> &a, double q, bool int_q, bool percent) {
     const double f = detail::checked_q(q, percent);
     auto c = tr::copy_as<T>(a);
-    return detail::whole<R>(c.data, c.size(),
-                            [&](T *v, int64_t n) { return detail::quantile_lane<R>(v, n, f, int_q); });
+    return detail::quantile_lane<R>(c.data, c.size(), f, int_q);
 }
 
 // q a list of numbers or a 1-d array: one result per q (all checked first, as NumPy does).
