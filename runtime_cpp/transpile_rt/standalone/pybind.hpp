@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct Export {
     const char *file;  // the Python file, for the note on errors
     std::vector<const char *> params;
     std::vector<Overload> overloads;
+    std::string doc = {};   // the compiled signatures, one a line (define())
+    PyMethodDef def = {};   // the function object's definition, kept as long as the module
 };
 
 union ArgSlot {
@@ -53,6 +56,40 @@ union ResultSlot {
     unsigned char raw[16];
     tr_array_out a;
 };
+
+// NumPy's C API table (what import_array() loads), for the three scalar
+// functions pybind11 does not wrap: making a NumPy scalar through a 0-d array
+// cost more than the rest of a call.  The indices are NumPy's stable ABI.
+inline void **numpy_api() {
+    static void **api = [] {
+        py::module_ m;
+        try {
+            m = py::module_::import("numpy._core._multiarray_umath");
+        } catch (py::error_already_set &) {
+            m = py::module_::import("numpy.core._multiarray_umath");  // NumPy 1.x
+        }
+        void **table = (void **)PyCapsule_GetPointer(m.attr("_ARRAY_API").ptr(), nullptr);
+        if (!table) throw py::error_already_set();
+        return table;
+    }();
+    return api;
+}
+
+inline py::object scalar_from(void *data, const py::dtype &dt) {  // PyArray_Scalar
+    PyObject *r = ((PyObject * (*)(void *, PyObject *, PyObject *)) numpy_api()[60])(data, dt.ptr(), nullptr);
+    if (!r) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(r);
+}
+
+inline py::dtype scalar_dtype(py::handle obj) {  // PyArray_DescrFromScalar
+    PyObject *d = ((PyObject * (*)(PyObject *)) numpy_api()[57])(obj.ptr());
+    if (!d) throw py::error_already_set();
+    return py::reinterpret_steal<py::dtype>(d);
+}
+
+inline void scalar_value(py::handle obj, void *out) {  // PyArray_ScalarAsCtype
+    ((void (*)(PyObject *, void *))numpy_api()[62])(obj.ptr(), out);
+}
 
 inline const char *layout_name(int layout) { return layout == LAYOUT_C ? "C" : layout == LAYOUT_F ? "F" : "A"; }
 
@@ -136,11 +173,10 @@ inline bool unpack(py::handle obj, const std::vector<int> &d, int *i, ArgSlot *s
     case K_NPSCALAR: {
         py::dtype want(d[(*i)++]);
         static py::object generic = py::module_::import("numpy").attr("generic");
-        if (!py::isinstance(obj, generic) || py::isinstance<py::array>(obj)) return false;
-        py::array value = py::array::ensure(obj);  // a 0-d array of the scalar's own dtype
-        if (!value || value.ndim() != 0 || !value.dtype().equal(want) || value.dtype().kind() != want.kind())
-            return false;
-        memcpy(slots[(*s)++].raw, value.data(), (size_t)want.itemsize());
+        if (!py::isinstance(obj, generic)) return false;
+        py::dtype have = scalar_dtype(obj);
+        if (!have.equal(want) || have.kind() != want.kind()) return false;
+        scalar_value(obj, slots[(*s)++].raw);
         return true;
     }
     case K_ARRAY: {
@@ -224,8 +260,7 @@ inline py::object box(const std::vector<int> &d, int *i, ResultSlot *slots, int 
     }
     case K_NPSCALAR: {
         py::dtype dt(d[(*i)++]);
-        py::array one(dt, std::vector<py::ssize_t>{}, std::vector<py::ssize_t>{}, slots[(*s)++].raw);
-        return one[py::tuple()];  // the NumPy scalar
+        return scalar_from(slots[(*s)++].raw, dt);
     }
     case K_ARRAY: {
         py::dtype dt(d[*i]);
@@ -346,22 +381,34 @@ inline std::string describe(py::handle obj) {
     return module == "builtins" ? name : module + "." + name;
 }
 
-// Binds positional and keyword arguments to the parameters as CPython does.
-inline std::vector<py::handle> bind(const Export &f, const py::args &args, const py::kwargs &kwargs) {
+// Storage of one call: on the stack for the usual few slots (a call of a
+// small function costs little more than the bridge's), else on the heap.
+template <class T, int N> struct Slots {
+    T small[N];
+    std::vector<T> big;
+    T *data;
+    explicit Slots(int n) : data(n <= N ? small : (big.resize(n), big.data())) {
+        memset((void *)data, 0, sizeof(T) * (n ? n : 1));
+    }
+};
+
+// Binds positional and keyword arguments (vectorcall's form) to the parameters as CPython does.
+inline void bind(const Export &f, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out) {
     size_t n = f.params.size();
-    if (args.size() > n)
+    if ((size_t)nargs > n)
         throw py::type_error(std::string(f.name) + "() takes " + std::to_string(n) + " positional argument" +
-                             (n == 1 ? "" : "s") + " but " + std::to_string(args.size()) +
-                             (args.size() == 1 ? " was" : " were") + " given");
-    std::vector<py::handle> out(n);
-    for (size_t k = 0; k < args.size(); ++k) out[k] = args[k];
-    for (auto item : kwargs) {
-        std::string key = py::str(item.first).cast<std::string>();
+                             (n == 1 ? "" : "s") + " but " + std::to_string(nargs) + (nargs == 1 ? " was" : " were") +
+                             " given");
+    for (size_t k = 0; k < n; ++k) out[k] = k < (size_t)nargs ? args[k] : nullptr;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t j = 0; j < nkw; ++j) {
+        const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, j));
+        if (!key) throw py::error_already_set();
         size_t k = 0;
-        while (k < n && key != f.params[k]) ++k;
+        while (k < n && strcmp(key, f.params[k]) != 0) ++k;
         if (k == n) throw py::type_error(std::string(f.name) + "() got an unexpected keyword argument '" + key + "'");
         if (out[k]) throw py::type_error(std::string(f.name) + "() got multiple values for argument '" + key + "'");
-        out[k] = item.second;
+        out[k] = args[nargs + j];
     }
     std::vector<std::string> missing;  // CPython's message: 'a', 'b' and 'c'
     for (size_t k = 0; k < n; ++k)
@@ -373,52 +420,77 @@ inline std::vector<py::handle> bind(const Export &f, const py::args &args, const
         throw py::type_error(std::string(f.name) + "() missing " + std::to_string(missing.size()) +
                              " required positional argument" + (missing.size() == 1 ? "" : "s") + ": " + names);
     }
-    return out;
 }
 
-inline py::object call(const Export &f, const py::args &args, const py::kwargs &kwargs) {
-    std::vector<py::handle> bound = bind(f, args, kwargs);
+inline py::object call(const Export &f, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Slots<PyObject *, 8> bound((int)f.params.size());
+    bind(f, args, nargs, kwnames, bound.data);
     std::string why;
     for (const Overload &ov : f.overloads) {
-        std::vector<ArgSlot> slots(total_slots(ov.args));
+        Slots<ArgSlot, 8> slots(total_slots(ov.args));
         int i = 0, s = 0;
         bool ok = true;
-        for (size_t k = 0; ok && k < bound.size(); ++k) {
+        for (size_t k = 0; ok && k < f.params.size(); ++k) {
             std::string problem;
-            ok = unpack(bound[k], ov.args, &i, slots.data(), &s, &problem);
+            ok = unpack(bound.data[k], ov.args, &i, slots.data, &s, &problem);
             if (!ok && !problem.empty() && why.empty())
                 why = "argument '" + std::string(f.params[k]) + "': " + problem;
         }
         if (!ok) continue;
-        std::vector<void *> arg_ptrs(s);
-        for (int k = 0; k < s; ++k) arg_ptrs[k] = &slots[k];
+        Slots<void *, 8> arg_ptrs(s);
+        for (int k = 0; k < s; ++k) arg_ptrs.data[k] = &slots.data[k];
         int nres = tree_slots(ov.result, 0);
-        std::vector<ResultSlot> results(nres + 1);
-        memset(results.data(), 0, sizeof(ResultSlot) * results.size());
-        std::vector<void *> res_ptrs(nres + 1);
-        for (int k = 0; k <= nres; ++k) res_ptrs[k] = &results[k];
+        Slots<ResultSlot, 2> results(nres);
+        Slots<void *, 8> res_ptrs(nres);
+        for (int k = 0; k < nres; ++k) res_ptrs.data[k] = &results.data[k];
         tr_error err;
         err.code = 0;
         err.line = 0;
         err.message[0] = 0;
         int rc;
-        {
-            py::gil_scoped_release nogil;  // the code touches no Python object (standalone.py checks)
-            rc = ov.entry(arg_ptrs.data(), res_ptrs.data(), &err);
-        }
+        Py_BEGIN_ALLOW_THREADS  // the code touches no Python object (standalone.py checks)
+        rc = ov.entry(arg_ptrs.data, res_ptrs.data, &err);
+        Py_END_ALLOW_THREADS
         if (rc != TR_OK) {
-            drop_results(ov.result, results.data(), nres);
+            drop_results(ov.result, results.data, nres);
             raise_error(f, err);
         }
         int ri = 0, rs = 0;
-        return box(ov.result, &ri, results.data(), &rs);
+        return box(ov.result, &ri, results.data, &rs);
     }
     std::string given;
-    for (size_t k = 0; k < bound.size(); ++k) given += (k ? ", " : "") + describe(bound[k]);
+    for (size_t k = 0; k < f.params.size(); ++k) given += (k ? ", " : "") + describe(bound.data[k]);
     std::string compiled;
     for (const Overload &ov : f.overloads) compiled += std::string("\n    ") + ov.signature;
     throw py::type_error(std::string(f.name) + "(): no compiled signature matches the arguments (" + given + ")" +
                          (why.empty() ? "" : ": " + why) + "; compiled:" + compiled);
+}
+
+// The function objects are plain METH_FASTCALL builtins (self: a capsule of
+// their Export): pybind11's own functions would build an argument tuple and
+// dict at every call.
+inline PyObject *fastcall(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    const Export &f = *static_cast<const Export *>(PyCapsule_GetPointer(self, nullptr));
+    try {
+        return call(f, args, nargs, kwnames).release().ptr();
+    } catch (py::error_already_set &e) {
+        e.restore();
+    } catch (py::builtin_exception &e) {
+        e.set_error();
+    } catch (const std::exception &e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
+
+inline void define(py::module_ &m, Export &e) {
+    for (const Overload &o : e.overloads) e.doc += std::string(o.signature) + "\n";
+    e.def = {e.name, (PyCFunction)(void (*)(void))fastcall, METH_FASTCALL | METH_KEYWORDS, e.doc.c_str()};
+    auto self = py::reinterpret_steal<py::object>(PyCapsule_New(&e, nullptr, nullptr));
+    if (!self) throw py::error_already_set();
+    PyObject *fn = PyCFunction_NewEx(&e.def, self.ptr(), m.attr("__name__").ptr());
+    if (!fn) throw py::error_already_set();
+    m.add_object(e.name, py::reinterpret_steal<py::object>(fn));
 }
 
 }  // namespace tr::standalone
