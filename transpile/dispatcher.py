@@ -224,7 +224,7 @@ class JitFunction:
         try:
             before = cache.COMPILE_COUNT
             if self.options.capture_mode == "trace":  # the trace is made from this call's values
-                remember_call(args)
+                remember_call(self.py_func, args, types)
             spec = self._ensure(types)
         except NoCompilerError as exc:  # no usable C++ compiler, nothing prebuilt: importhook's one policy
             _PREBUILT[1](self, types, exc)  # a NoCompilerWarning, or the error under fullgraph

@@ -35,7 +35,7 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
 
     mode = mode_of(options)
     program = Program(options, lambda fn: _parsed(fn, mode))
-    record = traced(pyfunc, mode)
+    record = traced(pyfunc, mode, tuple(arg_types))
     if record is not None:  # the trace's own function, typed from its text (not a dependency to re-check)
         program.synthetic[record] = _parsed(record, "ast")
         pyfunc = record

@@ -55,21 +55,23 @@ def effective_mode(pyfunc, mode: str) -> str:
     return "ast"
 
 
-def remember_call(args: tuple) -> None:
+def remember_call(pyfunc, args: tuple, arg_types: tuple) -> None:
     """The dispatcher's slow path, before it compiles a trace-mode function."""
-    _CALL.args = args
+    _CALL.call = (pyfunc, args, tuple(arg_types))
 
 
-def traced(pyfunc, mode: str):
+def traced(pyfunc, mode: str, arg_types: tuple):
     """For trace mode, the function holding the record of the remembered call
-    (its HIR from its own text); for the other modes None."""
+    (its HIR from its own text); for the other modes None.  Only a call of
+    this function with these argument types is traced: a compile without one
+    (f.compile(signature), inspection) cannot trace."""
     if mode != "trace":
         return None
-    args = getattr(_CALL, "args", None)
-    _CALL.args = None
-    if args is None:
+    call = getattr(_CALL, "call", None)
+    _CALL.call = None
+    if call is None or call[0] is not pyfunc or call[2] != tuple(arg_types):
         raise FunctionNotCompilable("capture_mode='trace' compiles on a call, from the values passed",
                                     None, "call the function (ahead-of-time builds need capture_mode='ast')")
     from .trace import traced_function
 
-    return traced_function(pyfunc, args)
+    return traced_function(pyfunc, call[1])
