@@ -62,11 +62,11 @@ def build(paths: list[str], *, output_dir: str | None = None, jit_level: str | N
     """One standalone module per Python file named (files, dotted module names,
     or the files of a package that have signatures)."""
     result = Result()
-    files = aot.python_files(paths, result.errors)
+    files = aot.python_files([_source_of(p) for p in paths], result.errors)
     for path in files:
         report = aot.Report()
         try:
-            module = aot.import_file(path)
+            module = _import_source(path)
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a script is an error too
             result.errors.append(aot._import_error(path, exc))
             continue
@@ -89,10 +89,56 @@ def build(paths: list[str], *, output_dir: str | None = None, jit_level: str | N
             if compile:
                 lib = out / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
                 compile_module(cpp, lib, flags, openmp)
-            result.modules.append((module.__name__, str(cpp), None if lib is None else str(lib)))
+            importable = name if output_dir else module.__name__  # beside the source it shadows the .py
+            result.modules.append((importable, str(cpp), None if lib is None else str(lib)))
         except (StandaloneError, TranspileError, NotImplementedError, ValueError) as exc:
             result.errors.append(str(exc))
     return result
+
+
+def _source_of(arg: str) -> str:
+    """A module name whose extension an earlier build put beside its .py: that .py."""
+    import importlib.util
+
+    if os.path.exists(arg) or not re.fullmatch(r"[A-Za-z_][\w.]*", arg):
+        return arg
+    aot.cwd_on_path()
+    try:
+        spec = importlib.util.find_spec(arg)
+    except (ImportError, ValueError):
+        return arg
+    if spec is None or not spec.origin or spec.origin.endswith(".py"):
+        return arg
+    source = Path(spec.origin).with_name(arg.rpartition(".")[2] + ".py")
+    return str(source) if source.is_file() else arg
+
+
+def _import_source(path: Path):
+    """The module of the .py file itself: an extension built beside it by an
+    earlier --standalone build would shadow it under its own name."""
+    import importlib
+    import importlib.util
+
+    from .decorators import deferred
+
+    name, root = aot.module_name(path)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    module = sys.modules.get(name)
+    if module is not None and os.path.realpath(getattr(module, "__file__", "") or "") == os.path.realpath(path):
+        return module
+    if "." in name:
+        importlib.import_module(name.rpartition(".")[0])
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        with deferred():
+            spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
 
 
 # ---- translating ---------------------------------------------------------------------
