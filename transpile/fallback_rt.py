@@ -109,7 +109,11 @@ def make_region(spec: dict, root_func):
     live = spec.get("live", False)  # reads live globals: its one statement is the def line (where errors point)
     for loc, text in zip([] if live else spec["statements"], sources):
         for stmt in _statement_asts(text, loc):
-            if isinstance(stmt, ast.Return) and stmt.lineno in spec["returns"]:
+            if spec.get("test") and isinstance(stmt, ast.Expr):  # an if's test: its truth, as `if` takes it
+                stmt = ast.Assign(targets=[ast.Name("__tr_test", ast.Store())],
+                                  value=ast.UnaryOp(ast.Not(), ast.UnaryOp(ast.Not(), stmt.value)),
+                                  lineno=stmt.lineno, col_offset=stmt.col_offset)
+            elif isinstance(stmt, ast.Return) and stmt.lineno in spec["returns"]:
                 stmt = ast.Assign(targets=[ast.Name("__tr_return", ast.Store())],
                                   value=stmt.value or ast.Constant(None), lineno=stmt.lineno,
                                   col_offset=stmt.col_offset)

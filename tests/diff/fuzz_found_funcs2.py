@@ -79,3 +79,12 @@ def unbound_operand_order(c):
     if c:
         v = 1.0
     return np.int32(4611686018427387904) + v   # the left operand's OverflowError comes first
+
+
+def early_return_after_python_test(a, n):
+    s = 0.0
+    for i in range(n):
+        if operator.lt(a[i], 2.0):   # the test runs as Python on its own; the return stays compiled
+            return s
+        s += a[i]
+    return -s

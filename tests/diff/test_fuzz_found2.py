@@ -39,6 +39,8 @@ def same(a, b):
     (funcs.global_rebound_to_float, (3,)),
     (funcs.unbound_after_region, (1, 0)), (funcs.unbound_after_region, (1, 1)),
     (funcs.unbound_operand_order, (False,)),
+    (funcs.early_return_after_python_test, (np.arange(5.0) + 1, 4)),
+    (funcs.early_return_after_python_test, (np.arange(5.0) + 3, 4)),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

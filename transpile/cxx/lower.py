@@ -378,9 +378,10 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             getattr(self, "s_" + type(s).__name__)(s)
             i += 1
 
-    def region(self, infos) -> set:
-        """Neighbouring statements that run as Python: one callback. Returns
-        the names whose "assigned" flags the region sets."""
+    def region(self, infos, test: str | None = None) -> set:
+        """Neighbouring statements that run as Python: one callback (or an
+        `if`'s test, its truth stored into the C++ bool `test`). Returns the
+        names whose "assigned" flags the region sets."""
         index = len(self.module.regions)
         for info in infos:
             self.last_line = None
@@ -417,7 +418,7 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         unbound = sorted({n for info in infos for s_, n in self.unbound.region_reads if s_ is info.stmt} & set(ins))
         boxes += [f"tr::box({bound_flag(self.var(n))}, true)" for n in unbound]
         still_unbound = [n for n in unbound if n in outs]  # the region may leave them unassigned: it says so
-        targets = [self.var(n) for n in outs] + [bound_flag(self.var(n)) for n in still_unbound]
+        targets = [self.var(n) for n in outs] + [bound_flag(self.var(n)) for n in still_unbound] + ([test] if test else [])
         ret = None
         if returns:
             ret = self.tmp("ret")
@@ -445,7 +446,9 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             "unbound": unbound,  # each followed in the inputs by whether it is assigned
             "outs": [[n, str(var_types[n]), str(self.declared(infos, n))] for n in outs]
             + [[f"__tr_bound_{n}", "bool", "None"] for n in still_unbound]
+            + ([["__tr_test", "bool", "None"]] if test else [])
             + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared)]] if returns else []),
+            "test": bool(test),
         })
         return set(still_unbound)
 

@@ -286,9 +286,16 @@ class StatementLowering:
         return f"(tr::truthy({code}))"
 
     def s_If(self, s: h.If):
-        if self.branchless_if(s):  # cxx/lower_select.py
+        if s.test in self.tf.fallbacks:  # the test runs as Python on its own (passes/fallback.py python_test)
+            cond = self.tmp("test")
+            self.emit(f"bool {cond} = false;")
+            self.region([self.tf.fallbacks[s.test]], test=cond)
+            cond = f"({cond})"
+        elif self.branchless_if(s):  # cxx/lower_select.py
             return
-        self.nested(f"if {self.condition(s.test)} {{", s.body, "} else {" if s.orelse else "}")
+        else:
+            cond = self.condition(s.test)
+        self.nested(f"if {cond} {{", s.body, "} else {" if s.orelse else "}")
         if s.orelse:
             self.depth += 1
             self.block(s.orelse)

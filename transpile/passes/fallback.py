@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..diagnostics import AnnotationError, SourceLoc
+from ..diagnostics import AnnotationError, SourceLoc, TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
@@ -363,18 +363,41 @@ def _restart(typer) -> None:
 
 
 def held_name(typer, stmt) -> str | None:
-    """A held container the statement's own code names (an if/while test, a
-    for loop's header: not their bodies), or None."""
+    """A held variable the statement's own code names (a while test, a for
+    loop's header: not their bodies; an if's test is evaluated as Python on
+    its own, python_test), or None."""
     held = typer.held
-    if not held:
+    if not held or isinstance(stmt, h.If):
         return None
-    parts = [stmt.test] if isinstance(stmt, (h.If, h.While)) else [stmt.iter, stmt.target] \
+    parts = [stmt.test] if isinstance(stmt, h.While) else [stmt.iter, stmt.target] \
         if isinstance(stmt, h.For) else [stmt]
     for part in parts:
         for name in _names(part):
             if name in held:
                 return name
     return None
+
+
+def python_test(typer, s) -> bool:
+    """Whether an `if`'s test runs as Python on its own (its branches stay
+    compiled): it names a held variable, or it does not compile. The test
+    is then a fallback of its own (tf.fallbacks[s.test], its truth the
+    region's result), so a `return` in a branch does not make the whole
+    function run in CPython. One-line tests only (a region parses the
+    test's own source text)."""
+    held = next((n for n in _names(s.test) if n in typer.held), None)
+    errors = [UnsupportedSyntaxError(typer.held[held], s.test.loc)] if held else []
+    if not errors:
+        try:
+            typer.truth_test(s.test)
+            return False
+        except (UnsupportedSyntaxError, TypingError) as exc:
+            errors = [exc]
+    names = analyse(typer.fn, s.test)
+    if typer.fullgraph or s.test.loc.end_line != s.test.loc.line or names.stores or names.escapes:
+        raise errors[0]
+    typer.fall_back(s.test, errors)
+    return True
 
 
 def _names(node):

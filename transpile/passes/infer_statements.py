@@ -144,7 +144,7 @@ class StatementTyping:
             raise self.error(node, f"cannot test the truth of {t}")
 
     def s_If(self, s: h.If):
-        self.truth_test(s.test)
+        fallback.python_test(self, s)  # types the test, or makes it run as Python on its own
         self.block(s.body)
         self.block(s.orelse)
 

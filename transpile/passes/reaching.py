@@ -121,7 +121,11 @@ class _Flow:
         return env
 
     def s_If(self, s, env):
-        self.expr(s.test, env)
+        info = self.fallbacks.get(s.test)
+        if info is not None:  # the test runs as Python on its own (fallback.python_test)
+            self.fallback_reads[s.test] = {n: env.get(n, frozenset((UNDEF,))) for n in info.reads}
+        else:
+            self.expr(s.test, env)
         return _join(self.block(s.body, dict(env)), self.block(s.orelse, dict(env)))
 
     def s_While(self, s, env):
