@@ -58,10 +58,14 @@ template <class To, class From> constexpr To cast(const From &v) {
 // c ? a : b for integers without a branch (cmov on x86-64), for an if/else
 // that assigns one variable from cheap arms (cxx/lower_select.py): GCC keeps
 // such a test as a branch, which a random test mispredicts half the time.
-template <class T> TR_HD inline T select(bool c, T a, T b) {
+// The test may be an integer (nonzero: true), tested as it is.
+template <class C, class T> TR_HD inline T select(C c, T a, T b) {
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
-    if constexpr (sizeof(T) == 8 || sizeof(T) == 4) {
+    if constexpr ((sizeof(T) == 8 || sizeof(T) == 4) && sizeof(C) == 1) {
         __asm__("test %b1, %b1\n\tcmovne %2, %0" : "+r"(b) : "q"(c), "rm"(a) : "cc");
+        return b;
+    } else if constexpr ((sizeof(T) == 8 || sizeof(T) == 4) && sizeof(C) == 8) {
+        __asm__("test %1, %1\n\tcmovne %2, %0" : "+r"(b) : "r"(c), "rm"(a) : "cc");
         return b;
     }
 #endif

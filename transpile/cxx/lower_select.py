@@ -35,8 +35,16 @@ class SelectLowering:
             return False
         if not (self.cheap(a.value, t) and self.cheap(b.value, t)):
             return False
-        cond = self.condition(s.test)
-        x, y = self.expr(a.value).code, self.expr(b.value).code
+        test, x_node, y_node = s.test, a.value, b.value
+        if isinstance(test, h.Compare) and test.ops == ("==",) and isinstance(test.comparators[0], h.Const) \
+                and test.comparators[0].value == 0 and type(test.comparators[0].value) is int \
+                and _int64(self.tf.types.get(test.left)) and self.cheap(test.left, self.tf.types[test.left]):
+            # `if v == 0:` tests v itself: select(v, b, a) saves computing the bool
+            test, x_node, y_node = test.left, b.value, a.value
+            cond = f"int64_t({self.expr(test).code})"
+        else:
+            cond = self.condition(test)
+        x, y = self.expr(x_node).code, self.expr(y_node).code
         for arm in (a, b):  # the arms' source lines stay beside the C++ (they cannot raise: no line kept)
             loc = arm.loc
             self.emit(f"// {loc.filename.rsplit('/', 1)[-1]}:{loc.line}  {loc.source_line.strip()}")
@@ -64,6 +72,10 @@ class SelectLowering:
                 return isinstance(d, h.Const) and type(d.value) is int and d.value > 0 \
                     and d.value & (d.value - 1) == 0 and self.cheap(d, t) and self.cheap(node.left, t)
         return False
+
+
+def _int64(t) -> bool:
+    return isinstance(t, T.Scalar) and t.dtype == "int64"
 
 
 def _simple_assign(stmt) -> bool:
