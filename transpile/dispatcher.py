@@ -21,7 +21,7 @@ from .build import cache, tiers
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
                           TranspileFallbackWarning, UnsupportedArgumentError)
-from .frontend.capture import remember_call
+from .frontend.capture import captured_text, key_part, remember_call
 from .frontend.source import source_hash
 from .hir import types as T
 from .hir.jit_classes import layout_key, resolve as _resolve
@@ -344,7 +344,8 @@ class JitFunction:
         compiler = find_compiler(required=False)
         return cache.make_key([
             _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
-            self._source_hash, [T.cache_text(t) for t in arg_types], [T.serialize(t) for t in arg_types],
+            self._source_hash, key_part(self.py_func, self.options),  # the text compiled: a file's or recovered
+            [T.cache_text(t) for t in arg_types], [T.serialize(t) for t in arg_types],
             [source_hash(f.fn) for t in arg_types for f in T.functions_in(t)],  # compiled in with this code
             self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None,
@@ -406,6 +407,7 @@ class JitFunction:
             "fallbacks": tr.fallbacks,
             "releases_gil": releases_gil(tr, arg_types, self.options),
             "tier": tier,
+            "capture": captured_text(self.py_func, tr.entry.pyfunc, self.options),  # read by `transpile show`
         }
 
 

@@ -27,32 +27,62 @@ def mode_of(options) -> str:
 def function_source(pyfunc, mode: str) -> FunctionSource:
     from .bytecode.source import function_source as recovered
 
-    if mode == "bytecode":
+    if resolved_mode(pyfunc, mode) == "bytecode":
         return recovered(pyfunc)
-    if mode == "auto":
-        if getattr(pyfunc, "__name__", "") == "<lambda>":  # its source line is not a def
-            return recovered(pyfunc)
-        try:
-            return get_source(pyfunc)
-        except TranspileError:
-            return recovered(pyfunc)
     return get_source(pyfunc)
 
 
-def effective_mode(pyfunc, mode: str) -> str:
-    """The mode `mode` resolves to for this function (part of the cache key:
-    the same code object may be compiled from its file or from its bytecode)."""
+# (code object, its file) -> "ast" | "bytecode": the "auto" decision, made once.  Equal code
+# objects compare equal whatever file they name (an exec'd copy of a file's function).
+_RESOLVED: dict = {}
+
+
+def resolved_mode(pyfunc, mode: str) -> str:
+    """The mode `mode` resolves to for this function.  The "auto" decision is
+    made once per code object and shared by function_source and key_part, so
+    a cache entry's key names the text its code was compiled from."""
     if mode != "auto":
         return mode
-    if getattr(pyfunc, "__name__", "") == "<lambda>":
-        return "bytecode"
-    import inspect
+    code = getattr(pyfunc, "__code__", None)
+    memo = (code, getattr(code, "co_filename", None))
+    decided = _RESOLVED.get(memo)
+    if decided is None:
+        decided = "bytecode" if getattr(pyfunc, "__name__", "") == "<lambda>" else "ast"  # a lambda's line is no def
+        if decided == "ast":
+            try:
+                get_source(pyfunc)
+            except TranspileError:
+                decided = "bytecode"
+        if code is not None:
+            _RESOLVED[memo] = decided
+    return decided
 
-    try:
-        inspect.getsourcelines(pyfunc)
-    except (OSError, TypeError):
-        return "bytecode"
-    return "ast"
+
+def key_part(pyfunc, options) -> list:
+    """What the cache key needs beyond the code object's hash: the text the
+    code comes from (its file or the recovered text) and, for recovered text,
+    the file the code object names -- the hash leaves it out, and the compiled
+    code's error notes and fallback regions read from it."""
+    mode = resolved_mode(pyfunc, mode_of(options))
+    code = getattr(pyfunc, "__code__", None)
+    return [mode, code.co_filename if mode == "bytecode" and code is not None else None]
+
+
+def captured_text(pyfunc, compiled_fn, options) -> dict:
+    """What a cache entry keeps of the text its code was compiled from, for
+    `transpile show` / `annotate` without a call: the mode and, for a trace
+    (compiled_fn: the record's function) or recovered bytecode, that text."""
+    import linecache
+
+    mode = resolved_mode(pyfunc, mode_of(options))
+    if mode == "trace":
+        return {"mode": mode, "text": "".join(linecache.getlines(compiled_fn.__code__.co_filename))}
+    if mode == "bytecode":
+        from .bytecode.source import function_source as recovered
+
+        src = recovered(pyfunc)
+        return {"mode": mode, "text": src.text, "first_line": src.first_line}
+    return {"mode": mode}
 
 
 def remember_call(pyfunc, args: tuple, arg_types: tuple) -> None:

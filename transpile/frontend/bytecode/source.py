@@ -17,16 +17,16 @@ from ..source import FunctionSource
 from . import layout, recover, verify
 from .structure import NotRecovered
 
-_CACHE: dict = {}
+_CACHE: dict = {}  # (code, its file): equal code objects naming other files are equal keys otherwise
 
 
 def function_source(fn) -> FunctionSource:
     code = getattr(fn, "__code__", None)
     if code is None:
         raise FunctionNotCompilable(f"{fn!r} has no code object", None, "the whole function runs in CPython")
-    src = _CACHE.get(code)
+    src = _CACHE.get((code, code.co_filename))
     if src is None:
-        src = _CACHE[code] = _recover(code, fn.__name__)
+        src = _CACHE[(code, code.co_filename)] = _recover(code, fn.__name__)
     return src
 
 
