@@ -14,9 +14,13 @@ from pathlib import Path
 from . import aot, importhook
 from .diagnostics import TranspileError
 from .dispatcher import translate
+from .frontend.capture import mode_of, resolved_mode
 
-_STMT = re.compile(r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$")
-_FUNC = re.compile(r"^// .*\[(?P<file>[^\]:]+):(?P<line>\d+)\]\s*$")
+# a function compiled from recovered bytecode names its file "f.py (QUALNAME, recovered from bytecode)"
+_RECOVERED = r"(?: \([^()]*, recovered from bytecode\))?"
+_STMT = re.compile(r"^\s*// (?P<file>\S+)" + _RECOVERED + r":(?P<line>\d+)  (?P<src>.*)$")
+_FUNC = re.compile(r"^// .*\[(?P<file>[^\]: ]+)" + _RECOVERED + r":(?P<line>\d+)\]\s*$")
+_TRACE_LINE = re.compile(r"  # line (?P<line>\d+)(?::.*)?$")
 
 
 def load_target(target: str):
@@ -106,6 +110,11 @@ def show(target: str, signature: str | None = None, backend: str | None = None, 
     from .options import make_options
 
     module, path, impl = load_target(target)
+    if mode_of(impl.options) == "trace":
+        out = "\n".join(f"// ===== {label}: the record of a call (cache entry {meta['key'][:12]}) =====\n"
+                        + "".join(f"// {line}" for line in meta["capture"]["text"].splitlines(True)) + "\n" + cpp
+                        for label, meta, cpp in trace_entries(impl, path, signature))
+        return highlight(out) if color else out
     overrides = {k: v for k, v in (("backend", backend), ("jit_level", jit_level)) if v}
     if overrides:
         make_options(**overrides, check_toolkit=False)  # showing code needs no nvcc / CANN
@@ -122,6 +131,50 @@ def show(target: str, signature: str | None = None, backend: str | None = None, 
         parts.append(text)
     out = "\n".join(parts)
     return highlight(out) if color else out
+
+
+def trace_entries(impl, path: Path, signature: str | None = None) -> list:
+    """(label, metadata, C++ text) of the cache entries recorded by calls of a
+    capture_mode="trace" function: its code comes from a call's values, so
+    `show` and `annotate` read what a call left in the cache."""
+    from .hir import types as T
+
+    fn = impl.py_func
+    wanted = tuple(T.parse_signature(signature)) if signature else None
+    out = []
+    for meta in _cached():
+        if not is_entry_of(meta, fn, path) or (meta.get("capture") or {}).get("mode") != "trace":
+            continue
+        types = tuple(T.deserialize(t) for t in meta.get("arg_types_ser") or ())
+        if wanted is not None and types != wanted:
+            continue
+        cpp = Path(meta.get("dir", ""), "module.cpp")
+        label = f"{fn.__qualname__}({', '.join(t.spell() for t in types)})"
+        out.append((label, meta, cpp.read_text() if cpp.is_file() else "// (the entry keeps no C++ text)\n"))
+    if not out:
+        raise ValueError(f"{fn.__qualname__} uses capture_mode='trace': its code is recorded by a call; call it "
+                         "once (e.g. `transpile annotate --run`) and the cache entry is shown"
+                         + (f" (no entry for {signature})" if signature else ""))
+    return out
+
+
+def _trace_lines(text: str) -> dict[int, str]:
+    """The record's statements per Python line of the traced function."""
+    out: dict = {}
+    for line in text.splitlines():
+        m = _TRACE_LINE.search(line)
+        if m:
+            out.setdefault(int(m.group("line")), []).append(line[:m.start()].strip())
+    return {k: "\n".join(v) for k, v in out.items()}
+
+
+def _recovered_text(fn) -> str | None:
+    from .frontend.bytecode.source import function_source
+
+    try:
+        return function_source(fn).text
+    except TranspileError:  # reported against each signature
+        return None
 
 
 def highlight(cpp: str) -> str:
@@ -244,8 +297,22 @@ def analyse(path: Path, extra: dict | None = None, run: bool = False) -> tuple[l
         sigs += [tuple(T.parse_signature(s)) for s in (extra or {}).get(fn.__qualname__, [])]
         sigs = list(dict.fromkeys(sigs))
         info = {"name": fn.__qualname__, "line": node.lineno, "signatures": [], "errors": []}
+        if resolved_mode(fn, mode_of(impl.options)) == "bytecode":  # the text compiled, line for line
+            info["recovered"] = _recovered_text(fn)
         compiled_any, failure, python_mode = False, None, False
-        whole = None if sigs else _whole_function_reason(fn)
+        if mode_of(impl.options) == "trace":  # what calls recorded, from the cache
+            sigs = []
+            try:
+                for label, meta, _ in trace_entries(impl, path):
+                    compiled_any = True
+                    info["signatures"].append(f"{label} -> {meta.get('return_type')} (a trace)")
+                    for ln, text in _trace_lines(meta["capture"]["text"]).items():
+                        if ln in lines:
+                            lines[ln].cxx.append((f"{label}: the trace's record", text))
+                            lines[ln].status = "compiled"
+            except ValueError as exc:
+                info["errors"].append(str(exc))
+        whole = None if sigs or compiled_any else _whole_function_reason(fn)
         if whole is not None:  # no signature needed to know it runs in CPython
             info["errors"].append(f"the whole function runs in CPython (JIT Fallback): {whole}")
             for ln in set(stmts.values()):
@@ -298,7 +365,9 @@ def analyse(path: Path, extra: dict | None = None, run: bool = False) -> tuple[l
                 here.status, here.reason = lines[start].status, lines[start].reason
             if here.status:
                 continue
-            if not sigs:
+            if compiled_any and not sigs:  # a trace: the lines its record has no node for
+                here.status, here.reason = "python", "no node of the trace's record comes from this line"
+            elif not sigs:
                 here.status = "error"
                 here.reason = ("not compiled: no signature known (annotate the parameters, add "
                                "@jit(signatures=[...]) or `# transpile: export`, or call it once)")
@@ -374,6 +443,9 @@ def annotate_html(path: Path, extra: dict | None = None, run: bool = False) -> s
     for f in summary:
         sigs = "<br>".join(html.escape(s) for s in f["signatures"]) or "—"
         errs = "<br>".join(html.escape(e) for e in f["errors"])
+        if f.get("recovered"):
+            errs += (f"<details><summary>captured from bytecode: the recovered text</summary>"
+                     f"<pre>{html.escape(f['recovered'])}</pre></details>")
         out.append(f"<tr class='fn {f['status'].replace(' ', '-')}'><td><a href='#L{f['line']}'>"
                    f"{html.escape(f['name'])}</a></td><td>{html.escape(f['status'])}</td><td>{sigs}</td>"
                    f"<td class='reason'>{errs}</td></tr>")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .diagnostics import FunctionNotCompilable, TranspileError
 from . import timing
 from .frontend import function_hir
-from .frontend.capture import mode_of, traced
+from .frontend.capture import check_free_variables, mode_of, traced
 from .hir import types as T
 from .passes.infer import Program
 from .passes.typed import TypedFunction
@@ -39,6 +39,8 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
     if record is not None:  # the trace's own function, typed from its text (not a dependency to re-check)
         program.synthetic[record] = _parsed(record, "ast")
         pyfunc = record
+    else:
+        check_free_variables(pyfunc)
     if construct is not None:
         layout = classes.discover_layout(program, construct, tuple(arg_types))
         with timing.phase("type"):

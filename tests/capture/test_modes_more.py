@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from transpile import jit
+from transpile.diagnostics import TranspileFallbackWarning
 from transpile.frontend.source import source_hash
 from transpile.hir import types as T
 
@@ -58,3 +59,95 @@ def test_key_names_the_text_a_function_was_compiled_from(tmp_path, monkeypatch):
         for f in (from_file, exec_fns[0]):
             got = f(a, 3.0)
             assert got.dtype == np.float64 and np.array_equal(got, a * 3.0 + 1.0)
+
+
+MODES = '''import numpy as np
+from transpile import jit
+
+
+@jit(capture_mode="bytecode")
+def axpy(a, x, y):
+    z = a * x
+    return z + y
+
+
+@jit(capture_mode="trace")
+def abc(a, b, c):
+    t = a * b
+    return np.sqrt(t + c)
+
+
+if __name__ == "__main__":
+    print(abc(np.ones(3), 2.0, np.arange(3.0)).tolist())
+'''
+
+
+def _cli(*args, cwd):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "transpile", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_show_and_annotate_bytecode_and_trace_functions(tmp_path):
+    (tmp_path / "modes_cli.py").write_text(MODES)
+    sig = "axpy=float64, float64[:], float64[:]"
+    # bytecode: the recovered text, each statement on its line-table line
+    shown = _cli("show", "modes_cli.py:axpy", "--signature", sig.split("=")[1], "--color", "never", cwd=tmp_path)
+    assert "// modes_cli.py (axpy, recovered from bytecode):7  z = a * x" in shown
+    assert "// modes_cli.py (axpy, recovered from bytecode):8  return z + y" in shown
+    # trace: nothing recorded until a call
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    failed = subprocess.run([sys.executable, "-m", "transpile", "show", "modes_cli.py:abc"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert failed.returncode != 0 and "call it once" in failed.stdout + failed.stderr
+    ran = subprocess.run([sys.executable, "modes_cli.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert ran.stdout.strip() == str(np.sqrt(np.ones(3) * 2.0 + np.arange(3.0)).tolist()), ran.stderr
+    shown = _cli("show", "modes_cli.py:abc", "--color", "never", cwd=tmp_path)
+    assert "abc(float64[::1], float, float64[::1]): the record of a call" in shown
+    assert "//     t0 = (a * b)  # line 13: t = a * b" in shown
+    assert "//     t2 = np.sqrt(t1)  # line 14: return np.sqrt(t + c)" in shown
+    assert "TR_EXPORT" in shown  # the entry's C++ follows
+
+    _cli("annotate", "modes_cli.py", "--signature", sig, cwd=tmp_path)
+    page = (tmp_path / "modes_cli.html").read_text()
+    import html
+    import json
+    import re
+
+    status = dict(re.findall(r"id='L(\d+)' data-line='\d+' data-status='(\w*)'", page))
+    assert [status[n] for n in ("7", "8", "13", "14")] == ["compiled"] * 4, status
+    summary = json.loads(html.unescape(re.search(r"id='summary'>(.*?)</script>", page).group(1)))
+    by_name = {f["name"]: f for f in summary["functions"]}
+    assert by_name["axpy"]["recovered"] == "def axpy(a, x, y):\n\n    z = a * x\n    return z + y\n"
+    assert by_name["abc"]["status"] == "compiled" and "(a trace)" in by_name["abc"]["signatures"][0]
+    assert "abc(float64[::1], float, float64[::1]): the trace&#x27;s record" in page  # line 14's C++ block
+
+
+w = np.zeros(3)  # a global the closures below must not read in place of their own cell
+
+
+def _closures():
+    w = np.arange(3.0)
+
+    def nested(a):
+        return a * w + 1.0
+    return w, [jit(nested), jit(lambda a: a * w + 1.0), jit(capture_mode="bytecode")(nested),
+               jit(capture_mode="trace")(nested)]
+
+
+def test_closures_run_in_cpython_reading_their_own_cells():
+    """The frontends read a free variable as a global (NameError, or silently
+    the global `w` above): a jitted closure runs in CPython, in every mode,
+    and sees its cell rebound."""
+    cell_value, fns = _closures()
+    a = np.ones(3)
+    for f in fns:
+        with pytest.warns(TranspileFallbackWarning, match="closure over 'w'|reads 'w'"):
+            got = f(a)
+        assert np.array_equal(got, a * cell_value + 1.0)
+        f.py_func.__closure__[0].cell_contents = np.full(3, 5.0)  # rebound: never a stale array
+        assert np.array_equal(f(a), np.full(3, 6.0))
+        f.py_func.__closure__[0].cell_contents = cell_value

@@ -85,6 +85,21 @@ def captured_text(pyfunc, compiled_fn, options) -> dict:
     return {"mode": mode}
 
 
+def check_free_variables(pyfunc) -> None:
+    """A jitted function that is a closure reads its free variables from cells
+    its compiled code cannot see: the frontend would read them as globals (a
+    NameError, or silently a global of the same name), so it runs in CPython."""
+    code = getattr(pyfunc, "__code__", None)
+    free = [name for name in getattr(code, "co_freevars", ()) if name != "__class__"]  # super()'s cell
+    if free:
+        from ..diagnostics import SourceLoc
+
+        raise FunctionNotCompilable(
+            f"{pyfunc.__qualname__} is a closure over {', '.join(repr(n) for n in free)}: compiled code reads no "
+            "closure cells", SourceLoc(code.co_filename, code.co_firstlineno, 0),
+            "the whole function runs in CPython; pass the values as arguments, or define it at module level")
+
+
 def remember_call(pyfunc, args: tuple, arg_types: tuple) -> None:
     """The dispatcher's slow path, before it compiles a trace-mode function."""
     _CALL.call = (pyfunc, args, tuple(arg_types))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dis
 import linecache
 import operator
+import sys
 import types
 
 import numpy as np
@@ -35,13 +36,25 @@ _RECORDED_ATTRS = ("T", "real", "imag")
 
 
 class _Recorder:
-    def __init__(self):
-        self.lines: list = []
+    def __init__(self, fn=None):
+        self.lines: list = []  # (name or None, text, the traced function's line that did it)
+        self.codes = _codes(fn.__code__) if fn is not None else set()
 
     def emit(self, text: str, example) -> Tracer:
         name = f"t{len(self.lines)}"
-        self.lines.append((name, text))
+        self.lines.append((name, text, self.line()))
         return Tracer(self, name, example)
+
+    def statement(self, text: str) -> None:
+        self.lines.append((None, text, self.line()))
+
+    def line(self) -> int | None:
+        """The line of the traced function (or a def or lambda inside it)
+        running now: the record names it beside each node (`transpile show`)."""
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code not in self.codes:
+            frame = frame.f_back
+        return frame.f_lineno if frame is not None else None
 
     def text(self, value) -> str:
         """The Python text of an operand: a traced value's name or a constant."""
@@ -142,7 +155,7 @@ class Tracer:
         return _run(self._rec, text, lambda: self._example[_example(index)])
 
     def __setitem__(self, index, value):
-        self._rec.lines.append((None, f"{self._name}[{_index_text(self._rec, index)}] = {self._rec.text(value)}"))
+        self._rec.statement(f"{self._name}[{_index_text(self._rec, index)}] = {self._rec.text(value)}")
         try:
             self._example[_example(index)] = _example(value)
         except Exception as exc:  # noqa: BLE001
@@ -183,7 +196,7 @@ def _inplace(symbol):
     def op(self, other):
         if not isinstance(self._example, np.ndarray):
             return NotImplemented
-        self._rec.lines.append((None, f"{self._name} {symbol}= {self._rec.text(other)}"))
+        self._rec.statement(f"{self._name} {symbol}= {self._rec.text(other)}")
         try:
             _OPERATORS["i" + symbol](self._example, _example(other))
         except Exception as exc:  # noqa: BLE001
@@ -248,12 +261,28 @@ def _check_reads(fn) -> None:
     check(fn.__code__)
 
 
+def _codes(code) -> set:
+    out = {code}
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            out |= _codes(const)
+    return out
+
+
+def _origin(line: int | None, source: list) -> str:
+    """The comment naming the Python line a node of the record came from."""
+    if line is None:
+        return ""
+    text = source[line - 1].strip() if 0 < line <= len(source) else ""
+    return f"  # line {line}: {text}" if text else f"  # line {line}"
+
+
 def traced_function(fn, args: tuple):
     """A plain function holding the record of one call of `fn` on `args`."""
     import copy
 
     where = SourceLoc(fn.__code__.co_filename, fn.__code__.co_firstlineno, 0)
-    rec = _Recorder()
+    rec = _Recorder(fn)
     names = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
     if len(names) != len(args) or fn.__code__.co_kwonlyargcount or fn.__code__.co_flags & 0x0C:
         raise FunctionNotCompilable("capture_mode='trace' traces positional parameters only", where)
@@ -266,7 +295,9 @@ def traced_function(fn, args: tuple):
         reason = str(exc) if isinstance(exc, TraceBreak) else f"{type(exc).__name__}: {exc}"
         raise FunctionNotCompilable(f"{fn.__qualname__}: the trace stops: {reason}", where,
                                     "the whole function runs in CPython (graph break)") from None
-    body = [f"    {n} = {t}" if n else f"    {t}" for n, t in rec.lines] + [f"    return {ret}"]
+    source = linecache.getlines(fn.__code__.co_filename)
+    body = [(f"    {n} = {t}" if n else f"    {t}") + _origin(line, source) for n, t, line in rec.lines]
+    body.append(f"    return {ret}")
     text = f"def {fn.__name__ if fn.__name__.isidentifier() else 'traced'}({', '.join(names)}):\n" \
            + "\n".join(body) + "\n"
     filename = f"<trace of {fn.__qualname__}>"
