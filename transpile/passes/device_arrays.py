@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
-from .parallel import _children, stmt_writes, walk_body
+from .hir_walk import children, stmt_writes, walk_body
 
 SHAPE_ATTRIBUTES = ("shape", "ndim", "size")
 HINT = ("device arrays can be indexed element by element inside a prange loop, and their shape read anywhere; "
@@ -77,7 +77,7 @@ def _visit(tf, node, parent, device: set, kernels: set) -> None:
                else "")
         raise TypingError(f"device array '{node.id}' is used in host code{why}: its memory is on the GPU",
                           node.loc, HINT)
-    for child in _children(node):
+    for child in children(node):
         _visit(tf, child, node, device, kernels)
 
 

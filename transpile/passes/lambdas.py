@@ -30,6 +30,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable
 from ..library.base import NOT_CONST
+from .hir_walk import children
 from .targets import is_user_function, jit_target
 
 PASS = object()  # lambdas.call(): not a call this module handles
@@ -51,11 +52,9 @@ class LambdaFn:
 # ---- making the lifted function ------------------------------------------------------
 
 def _names(node, out: set) -> set:
-    from .parallel import _children
-
     if isinstance(node, h.Name):
         out.add(node.id)
-    for child in _children(node):
+    for child in children(node):
         _names(child, out)
     return out
 
@@ -113,8 +112,6 @@ def specialize(typer, call_node, target, pyfunc, args, free, kwargs=None):
 def _walk_exprs(node, parent_call, out: list):
     """(Name, how it is used) for every Name under node: 'call' (the function of
     a call), 'key' (the key= of a call), 'other'."""
-    from .parallel import _children
-
     if isinstance(node, h.Name):
         out.append((node, "other"))
         return
@@ -131,7 +128,7 @@ def _walk_exprs(node, parent_call, out: list):
             else:
                 _walk_exprs(k.value, None, out)
         return
-    for child in _children(node):
+    for child in children(node):
         _walk_exprs(child, None, out)
 
 
@@ -176,9 +173,7 @@ def find_local_lambdas(typer) -> dict:
                 targets(s.target)
             elif isinstance(s, h.For):
                 targets(s.target)
-            from .parallel import _children
-
-            for child in _children(s):
+            for child in children(s):
                 if isinstance(child, h.Expr):
                     _walk_exprs(child, None, uses)
             for sub in ("body", "orelse"):

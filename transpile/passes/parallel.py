@@ -23,11 +23,12 @@ arrays it shares, math functions and nested range loops.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from ..diagnostics import TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
+from .hir_walk import children, root_name, all_writes, expr_reads, nested_blocks, stmt_reads, stmt_writes, walk_body
 
 # Augmented operators that make a reduction, and the C++ functor that
 # combines partial results ("-" reduces with add: the partials hold -sum).
@@ -55,133 +56,6 @@ class ParallelLoop:
 def is_prange(tf, node) -> bool:
     call = tf.calls.get(node.iter) if isinstance(node, h.For) else None
     return bool(call) and call[0] == "lib" and getattr(call[1], "name", None) == "prange"
-
-
-# ---- walking the HIR ----------------------------------------------------------
-
-def _children(node):
-    for f in fields(node):
-        if f.name == "loc":
-            continue
-        value = getattr(node, f.name)
-        if isinstance(value, h.Node):
-            yield value
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, h.Node):
-                    yield item
-
-
-def walk(node):
-    """Every node under node (node included), statements and expressions."""
-    yield node
-    for child in _children(node):
-        yield from walk(child)
-
-
-def walk_body(stmts):
-    for s in stmts:
-        yield from walk(s)
-
-
-def expr_reads(node, out: list, bound=frozenset()) -> list:
-    """Name nodes an expression reads (generator targets excluded)."""
-    if isinstance(node, h.Name):
-        if node.id not in bound:
-            out.append(node)
-    elif isinstance(node, h.GenExp):
-        inner = bound | set(_target_names(node.target))
-        expr_reads(node.iter, out, bound)
-        expr_reads(node.elt, out, inner)
-        for c in node.conds:
-            expr_reads(c, out, inner)
-    elif node is not None:
-        for child in _children(node):
-            expr_reads(child, out, bound)
-    return out
-
-
-def _target_names(t) -> list:
-    if isinstance(t, h.Name):
-        return [t.id]
-    if isinstance(t, h.TupleExpr):
-        return [n for e in t.elts for n in _target_names(e)]
-    return []
-
-
-def genexp_targets(node) -> list:
-    return [n for sub in walk(node) if isinstance(sub, h.GenExp) for n in _target_names(sub.target)]
-
-
-def _target_reads(t, out: list) -> None:
-    """Names a store target reads (a[i] = ... reads a and i)."""
-    if isinstance(t, h.Subscript):
-        expr_reads(t, out)
-    elif isinstance(t, h.TupleExpr):
-        for e in t.elts:
-            _target_reads(e, out)
-
-
-def stmt_reads(s) -> list:
-    """Names the statement itself reads (not those of nested bodies)."""
-    out: list = []
-    if isinstance(s, h.Assign):
-        expr_reads(s.value, out)
-        for t in s.targets:
-            _target_reads(t, out)
-    elif isinstance(s, h.AugAssign):
-        expr_reads(s.value, out)
-        if isinstance(s.target, h.Name):
-            out.append(s.target)
-        else:
-            _target_reads(s.target, out)
-    elif isinstance(s, (h.If, h.While)):
-        expr_reads(s.test, out)
-    elif isinstance(s, h.For):
-        expr_reads(s.iter, out)
-    elif isinstance(s, (h.ExprStmt, h.Return)):
-        expr_reads(s.value, out)
-    elif isinstance(s, h.Assert):
-        expr_reads(s.test, out)
-        expr_reads(s.msg, out)
-    return out
-
-
-def stmt_writes(s) -> list:
-    """Names the statement itself assigns (not those of nested bodies)."""
-    out = []
-    if isinstance(s, h.Assign):
-        for t in s.targets:
-            out += _target_names(t)
-    elif isinstance(s, h.AugAssign):
-        out += _target_names(s.target)
-    elif isinstance(s, h.For):
-        out += _target_names(s.target)
-    for part in ("value", "test", "iter"):
-        if hasattr(s, part) and getattr(s, part) is not None:
-            out += genexp_targets(getattr(s, part))
-    return out
-
-
-def nested_blocks(s):
-    for part in ("body", "orelse"):
-        if hasattr(s, part):
-            yield getattr(s, part)
-
-
-def all_writes(stmts) -> set:
-    out = set()
-    for s in stmts:
-        out |= set(stmt_writes(s))
-        for b in nested_blocks(s):
-            out |= all_writes(b)
-    return out
-
-
-def _root_name(node):
-    while isinstance(node, h.Subscript):
-        node = node.value
-    return node.id if isinstance(node, h.Name) else None
 
 
 # ---- the analysis -------------------------------------------------------------------
@@ -249,7 +123,7 @@ def _loop(typer, loop: h.For, nested: bool) -> ParallelLoop:
         for t in targets:
             for sub in ([t] if not isinstance(t, h.TupleExpr) else list(t.elts)):
                 if isinstance(sub, h.Subscript):
-                    root = _root_name(sub)
+                    root = root_name(sub)
                     if root in info.shared:
                         written.add(root)
                         if isinstance(s, h.AugAssign):
@@ -442,7 +316,7 @@ def _array_reductions(info: ParallelLoop) -> dict:
     by size; otherwise the updates stay atomic)."""
     updates: dict = {}
     for s in info.atomic:
-        updates.setdefault(_root_name(s.target), []).append(s)
+        updates.setdefault(root_name(s.target), []).append(s)
     out = {}
     for name, stmts in sorted(updates.items()):
         families = {FAMILY.get(s.op) for s in stmts}
@@ -451,7 +325,7 @@ def _array_reductions(info: ParallelLoop) -> dict:
         allowed = {id(s.target.value) for s in stmts if isinstance(s.target.value, h.Name)}
         ok = len(allowed) == len(stmts)
         for parent in walk_body(info.node.body):
-            for child in _children(parent):
+            for child in children(parent):
                 if isinstance(child, h.Name) and child.id == name and id(child) not in allowed \
                         and not (isinstance(parent, h.Attribute) and parent.attr in ARRAY_ATTRS):
                     ok = False
@@ -476,11 +350,11 @@ def _check_device(typer, info: ParallelLoop, backend: str) -> None:
             raise UnsupportedSyntaxError(f"tuple assignment is not supported {where}", s.loc, hint)
     # Ascend has no atomic updates: only array reductions (each block updates
     # its own copy of the array, combined after the kernel) are built.
-    atomic = [s for s in info.atomic if _root_name(s.target) not in info.array_reductions] \
+    atomic = [s for s in info.atomic if root_name(s.target) not in info.array_reductions] \
         if backend == "ascend" else []
     if atomic:
         s = min(atomic, key=lambda n: (n.loc.line, n.loc.col))
-        name = _root_name(s.target)
+        name = root_name(s.target)
         raise UnsupportedSyntaxError(
             f"'{name}' is updated at an index other than the loop variable {where}, which has no atomic updates: "
             f"such an array must only be updated with {name}[k] op= v, with one operator (+= and -= may mix; "

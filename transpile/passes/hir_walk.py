@@ -1,0 +1,133 @@
+"""Walking the HIR for what statements and expressions read and write:
+the facts the prange analysis (parallel.py), the device-array check and
+lambda lifting share."""
+from __future__ import annotations
+
+from dataclasses import fields
+
+from ..hir import nodes as h
+
+
+def children(node):
+    for f in fields(node):
+        if f.name == "loc":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, h.Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, h.Node):
+                    yield item
+
+
+def walk(node):
+    """Every node under node (node included), statements and expressions."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+def walk_body(stmts):
+    for s in stmts:
+        yield from walk(s)
+
+
+def expr_reads(node, out: list, bound=frozenset()) -> list:
+    """Name nodes an expression reads (generator targets excluded)."""
+    if isinstance(node, h.Name):
+        if node.id not in bound:
+            out.append(node)
+    elif isinstance(node, h.GenExp):
+        inner = bound | set(_target_names(node.target))
+        expr_reads(node.iter, out, bound)
+        expr_reads(node.elt, out, inner)
+        for c in node.conds:
+            expr_reads(c, out, inner)
+    elif node is not None:
+        for child in children(node):
+            expr_reads(child, out, bound)
+    return out
+
+
+def _target_names(t) -> list:
+    if isinstance(t, h.Name):
+        return [t.id]
+    if isinstance(t, h.TupleExpr):
+        return [n for e in t.elts for n in _target_names(e)]
+    return []
+
+
+def genexp_targets(node) -> list:
+    return [n for sub in walk(node) if isinstance(sub, h.GenExp) for n in _target_names(sub.target)]
+
+
+def _target_reads(t, out: list) -> None:
+    """Names a store target reads (a[i] = ... reads a and i)."""
+    if isinstance(t, h.Subscript):
+        expr_reads(t, out)
+    elif isinstance(t, h.TupleExpr):
+        for e in t.elts:
+            _target_reads(e, out)
+
+
+def stmt_reads(s) -> list:
+    """Names the statement itself reads (not those of nested bodies)."""
+    out: list = []
+    if isinstance(s, h.Assign):
+        expr_reads(s.value, out)
+        for t in s.targets:
+            _target_reads(t, out)
+    elif isinstance(s, h.AugAssign):
+        expr_reads(s.value, out)
+        if isinstance(s.target, h.Name):
+            out.append(s.target)
+        else:
+            _target_reads(s.target, out)
+    elif isinstance(s, (h.If, h.While)):
+        expr_reads(s.test, out)
+    elif isinstance(s, h.For):
+        expr_reads(s.iter, out)
+    elif isinstance(s, (h.ExprStmt, h.Return)):
+        expr_reads(s.value, out)
+    elif isinstance(s, h.Assert):
+        expr_reads(s.test, out)
+        expr_reads(s.msg, out)
+    return out
+
+
+def stmt_writes(s) -> list:
+    """Names the statement itself assigns (not those of nested bodies)."""
+    out = []
+    if isinstance(s, h.Assign):
+        for t in s.targets:
+            out += _target_names(t)
+    elif isinstance(s, h.AugAssign):
+        out += _target_names(s.target)
+    elif isinstance(s, h.For):
+        out += _target_names(s.target)
+    for part in ("value", "test", "iter"):
+        if hasattr(s, part) and getattr(s, part) is not None:
+            out += genexp_targets(getattr(s, part))
+    return out
+
+
+def nested_blocks(s):
+    for part in ("body", "orelse"):
+        if hasattr(s, part):
+            yield getattr(s, part)
+
+
+def all_writes(stmts) -> set:
+    out = set()
+    for s in stmts:
+        out |= set(stmt_writes(s))
+        for b in nested_blocks(s):
+            out |= all_writes(b)
+    return out
+
+
+def root_name(node):
+    while isinstance(node, h.Subscript):
+        node = node.value
+    return node.id if isinstance(node, h.Name) else None
