@@ -39,6 +39,12 @@ def jit(function=None, *, capture_mode=None, jit_level="O0", dynamic=False, full
         from . import importhook  # noqa: F401  (hands the dispatcher its lookup of prebuilt artifacts)
         from .dispatcher import JitFunction
 
+        if opts.capture_mode == "trace":  # a closure's free variables become hidden arguments
+            from .frontend.trace import ClosureCall, closure_shim
+
+            shim = closure_shim(func)
+            if shim is not None:
+                return ClosureCall(func, wrap(shim))
         impl = JitFunction(func, opts)
         dispatcher = impl.dispatcher
         functools.update_wrapper(dispatcher, func)

@@ -134,20 +134,67 @@ def _closures():
 
     def nested(a):
         return a * w + 1.0
-    return w, [jit(nested), jit(lambda a: a * w + 1.0), jit(capture_mode="bytecode")(nested),
-               jit(capture_mode="trace")(nested)]
+    return w, [jit(nested), jit(lambda a: a * w + 1.0), jit(capture_mode="bytecode")(nested)]
 
 
 def test_closures_run_in_cpython_reading_their_own_cells():
     """The frontends read a free variable as a global (NameError, or silently
     the global `w` above): a jitted closure runs in CPython, in every mode,
-    and sees its cell rebound."""
+    and sees its cell rebound (trace mode compiles them: below)."""
     cell_value, fns = _closures()
     a = np.ones(3)
     for f in fns:
-        with pytest.warns(TranspileFallbackWarning, match="closure over 'w'|reads 'w'"):
+        with pytest.warns(TranspileFallbackWarning, match="closure over 'w'"):
             got = f(a)
         assert np.array_equal(got, a * cell_value + 1.0)
         f.py_func.__closure__[0].cell_contents = np.full(3, 5.0)  # rebound: never a stale array
         assert np.array_equal(f(a), np.full(3, 6.0))
         f.py_func.__closure__[0].cell_contents = cell_value
+
+
+def _trace_closure():
+    w = np.arange(3.0)
+    scale = 2.0
+
+    def rebind(value):
+        nonlocal w
+        w = value
+    return jit(capture_mode="trace")(lambda a: np.sqrt(a * w + scale)), rebind
+
+
+def test_trace_closure_passes_its_cells_as_hidden_arguments():
+    """Trace mode compiles a closure over an array: the cells' values are
+    arguments of the compiled code, read at each call, so a rebound cell is
+    used as it is now -- the same kind of array without a new compile,
+    another dtype or a number through a new trace -- never a stale array."""
+    from transpile.build import cache
+
+    f, rebind = _trace_closure()
+    a = np.ones(3)
+    before = cache.COMPILE_COUNT
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback: compiled
+        assert np.array_equal(f(a), np.sqrt(a * np.arange(3.0) + 2.0))
+        rebind(np.full(3, 7.0))
+        assert np.array_equal(f(a), np.full(3, 3.0))
+        assert cache.COMPILE_COUNT - before <= 1  # same types: the same code (0 when the cache had it)
+        rebind(np.arange(3, dtype=np.int32))
+        assert np.array_equal(f(a), np.sqrt(a * np.arange(3, dtype=np.int32) + 2.0))
+    rebind(np.ones(4))  # CPython's error, from the compiled code's broadcast
+    with pytest.raises(ValueError, match="broadcast"):
+        f(a)
+    with pytest.raises(TypeError):  # CPython's arity error, not the hidden arguments'
+        f(a, a)
+
+
+def test_trace_closure_that_rebinds_its_cell_runs_in_cpython():
+    w = np.zeros(2)
+
+    def bump(a):
+        nonlocal w
+        w = w + a
+        return w
+    f = jit(capture_mode="trace")(bump)
+    with pytest.warns(TranspileFallbackWarning):
+        assert np.array_equal(f(np.ones(2)), np.ones(2))
+    assert np.array_equal(w, np.ones(2))

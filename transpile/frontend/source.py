@@ -64,6 +64,9 @@ def source_hash(fn) -> str:
         return hashlib.sha256(repr(fn).encode()).hexdigest()
     _hash_code(code, h)
     h.update(repr(getattr(fn, "__defaults__", None)).encode())
+    closure = getattr(fn, "__trace_closure__", None)  # a closure's shim (trace.py): the closure's code
+    if closure is not None:
+        h.update(source_hash(closure).encode())
     return h.hexdigest()
 
 

@@ -232,11 +232,13 @@ _EFFECT_OPS = {"STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR", "STORE_NAME", "DELET
                "IMPORT_NAME", "YIELD_VALUE", "RAISE_VARARGS"}
 
 
-def _check_reads(fn) -> None:
+def _check_reads(fn, hidden=frozenset()) -> None:
     """Globals and closure variables are frozen into a trace with no guard,
     and a side effect would happen once, while tracing: only pure modules
-    (NumPy, math), pure builtins and NumPy's callables may be read."""
-    closure = dict(zip(fn.__code__.co_freevars, [c.cell_contents for c in fn.__closure__ or ()]))
+    (NumPy, math), pure builtins and NumPy's callables may be read (and the
+    free variables passed as hidden arguments, `hidden`)."""
+    closure = {name: cell.cell_contents for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ())
+               if name not in hidden}
     builtins = fn.__globals__.get("__builtins__", {})
     builtins = vars(builtins) if isinstance(builtins, types.ModuleType) else builtins
 
@@ -248,6 +250,8 @@ def _check_reads(fn) -> None:
                 raise TraceBreak(f"'.{ins.argval}' (an effect or state a trace would freeze)")
             if ins.opname in ("LOAD_GLOBAL", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLASSDEREF"):
                 name = ins.argval
+                if name in hidden and ins.opname == "LOAD_DEREF":
+                    continue
                 value = closure[name] if name in closure else fn.__globals__.get(name, builtins.get(name))
                 module = getattr(value, "__name__", "") if isinstance(value, types.ModuleType) else \
                     getattr(value, "__module__", None) or ""
@@ -281,13 +285,14 @@ def traced_function(fn, args: tuple):
     """A plain function holding the record of one call of `fn` on `args`."""
     import copy
 
-    where = SourceLoc(fn.__code__.co_filename, fn.__code__.co_firstlineno, 0)
-    rec = _Recorder(fn)
+    target = getattr(fn, "__trace_closure__", fn)  # a closure's shim: its free variables are parameters too
+    where = SourceLoc(target.__code__.co_filename, target.__code__.co_firstlineno, 0)
+    rec = _Recorder(target)
     names = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
     if len(names) != len(args) or fn.__code__.co_kwonlyargcount or fn.__code__.co_flags & 0x0C:
         raise FunctionNotCompilable("capture_mode='trace' traces positional parameters only", where)
     try:
-        _check_reads(fn)
+        _check_reads(target, frozenset(target.__code__.co_freevars) if target is not fn else frozenset())
         tracers = [Tracer(rec, n, copy.deepcopy(a)) for n, a in zip(names, args)]
         result = fn(*tracers)
         ret = rec.text(result)
@@ -295,7 +300,7 @@ def traced_function(fn, args: tuple):
         reason = str(exc) if isinstance(exc, TraceBreak) else f"{type(exc).__name__}: {exc}"
         raise FunctionNotCompilable(f"{fn.__qualname__}: the trace stops: {reason}", where,
                                     "the whole function runs in CPython (graph break)") from None
-    source = linecache.getlines(fn.__code__.co_filename)
+    source = linecache.getlines(target.__code__.co_filename)
     body = [(f"    {n} = {t}" if n else f"    {t}") + _origin(line, source) for n, t, line in rec.lines]
     body.append(f"    return {ret}")
     text = f"def {fn.__name__ if fn.__name__.isidentifier() else 'traced'}({', '.join(names)}):\n" \
@@ -312,3 +317,70 @@ def traced_function(fn, args: tuple):
     traced = next(v for k, v in namespace.items() if k != "np" and k != "__builtins__")
     traced.__qualname__, traced.__module__ = fn.__qualname__, fn.__module__
     return traced
+
+
+# ---- closures over arrays: their free variables as hidden arguments ------------------
+
+def closure_shim(fn):
+    """For a trace-mode closure that only reads its free variables: a function
+    taking them as trailing parameters, which traces, compiles and dispatches
+    on their values' types like any argument.  None where that is not sound:
+    a nonlocal store, or an inner function capturing a cell (it would keep
+    the shim's cell, not the closure's)."""
+    code = fn.__code__
+    free = code.co_freevars
+    if not free or fn.__defaults__ or code.co_kwonlyargcount or code.co_flags & 0x0C or _rebinds(code, set(free)):
+        return None
+    try:  # modules and NumPy's callables stay read through the cell (_check_reads), as before
+        if any(isinstance(c.cell_contents, types.ModuleType) or callable(c.cell_contents) for c in fn.__closure__):
+            return None
+    except ValueError:  # a cell not yet set
+        return None
+    params = list(code.co_varnames[:code.co_argcount]) + list(free)
+    name = fn.__name__ if fn.__name__.isidentifier() else "closure"
+    text = f"def {name}({', '.join(params)}):\n    return _call(_fn, ({''.join(p + ', ' for p in params)}))\n"
+    namespace = {"_call": _call_with_cells, "_fn": fn}
+    exec(compile(text, f"<closure shim of {fn.__qualname__}>", "exec"), namespace)  # noqa: S102 - names only
+    shim = namespace[name]
+    shim.__qualname__, shim.__module__, shim.__trace_closure__ = fn.__qualname__, fn.__module__, fn
+    return shim
+
+
+def _call_with_cells(fn, values: tuple):
+    """fn run by CPython with its free variables set to the trailing values."""
+    n = fn.__code__.co_argcount
+    cells = tuple(types.CellType(v) for v in values[n:])
+    return types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, None, cells)(*values[:n])
+
+
+def _rebinds(code, free: set) -> bool:
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("STORE_DEREF", "DELETE_DEREF") and ins.argval in free:
+            return True
+    return any(hasattr(c, "co_code") and (free & set(c.co_freevars) or _rebinds(c, free)) for c in code.co_consts)
+
+
+class ClosureCall:
+    """What @jit returns for a trace-mode closure: each call reads the cells
+    now and passes their values as hidden arguments to the shim's dispatcher,
+    so a rebound cell is a new argument (dispatched on its type, re-traced
+    when the type is new), never a stale array."""
+
+    def __init__(self, fn, inner):
+        import functools
+
+        functools.update_wrapper(self, fn)
+        self.py_func, self._inner = fn, inner
+
+    def __call__(self, *args, **kwargs):
+        fn = self.py_func
+        if kwargs or len(args) != fn.__code__.co_argcount:
+            return fn(*args, **kwargs)  # CPython's call, and its TypeError
+        try:
+            values = [cell.cell_contents for cell in fn.__closure__]
+        except ValueError:  # an empty cell: CPython's NameError
+            return fn(*args)
+        return self._inner(*args, *values)
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
