@@ -216,7 +216,7 @@ def test_report_in_headless_chromium(report, tmp_path):
     assert not before["14"]["cxx_visible"]
     assert after["14"]["cxx_visible"] and not after["10"]["cxx_visible"] and r["others_hidden"]
     assert "annkern.py:14  t += y[i] * N" in after["14"]["cxx"]
-    assert "tr::current_line() = 14;" in after["14"]["cxx"]
+    assert "tr_line = 14;" in after["14"]["cxx"]
     assert r["folded"] is False
 
 

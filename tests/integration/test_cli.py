@@ -158,7 +158,7 @@ def test_show_prints_python_lines_and_compiles_as_printed(project, capsys, tmp_p
     for text in ("y = a * x", "return y.sum()"):
         assert f"// clikern.py:{line_of(kern, text)}  {text}\n" in cpp
     # each Python line's comment comes before the C++ it produced
-    assert cpp.index("y = a * x") < cpp.index("tr::current_line() = 8;") < cpp.index("return y.sum()")
+    assert cpp.index("y = a * x") < cpp.index("tr_line = 8;") < cpp.index("return y.sum()")
     src = tmp_path / "shown.cpp"
     src.write_text(cpp)
     cmd = [toolchain.find_compiler().path, *toolchain.flags(Options()), str(src), "-o", str(tmp_path / "shown.so")]
