@@ -88,3 +88,7 @@ def early_return_after_python_test(a, n):
             return s
         s += a[i]
     return -s
+
+
+def or_of_int_and_int32(x):
+    return (x ** 0.5) / (3000000000 or np.int32(-1))   # the int is not held as an int32 (it would wrap)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from ..hir import nodes as h
 from ..hir import promote
 from ..hir import types as T
@@ -171,5 +173,22 @@ def small_int(checker, node) -> bool:
         if isinstance(t, T.Scalar) and t.kind in "iu":
             v = checker.typer.def_consts.get(d)
             if not isinstance(v, int) or abs(v) > EXACT_INT_IN_FLOAT:
+                return False
+    return True
+
+
+def ints_fit(checker, node, dtype: str) -> bool:
+    """An int constant, or a variable whose int values all come from
+    constants, within the range of integer dtype `dtype`."""
+    info = np.iinfo(dtype)
+    if isinstance(node, h.Const):
+        return isinstance(node.value, int) and info.min <= node.value <= info.max
+    if not isinstance(node, h.Name) or node not in checker.reach.uses:
+        return False
+    for d in checker.reach.uses[node]:
+        t = checker.def_type(d, node.id)
+        if isinstance(t, T.Scalar) and t.kind in "iu" and t.dtype != dtype:
+            v = checker.typer.def_consts.get(d)
+            if not isinstance(v, int) or not info.min <= v <= info.max:
                 return False
     return True

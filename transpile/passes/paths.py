@@ -35,7 +35,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, converts_exactly, differs, link, pure, returns, same_storage, semantics_by_flags, statements,
+from .path_rules import (Hold, PathTypes, converts_exactly, differs, ints_fit, link, pure, returns, same_storage, semantics_by_flags, statements,
                          weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
@@ -394,6 +394,9 @@ class _Checker:
                     ops = self.typer.binop_types(where, op, a, b, right)
                 except Exception:  # noqa: BLE001 - a combination CPython rejects: not the same operation
                     ops = None
+                if not (self.stored_exactly(left, a, ops) and self.stored_exactly(right, b, ops)):
+                    raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                              f"the '{op}' operation")  # `3000000000 or np.int32(1)`: int32
                 if compare:  # a bool either way: the same answer if both convert exactly
                     exact = ops is not None and converts_exactly(self, a, left, recorded.compute) and \
                         converts_exactly(self, b, right, recorded.compute)
@@ -426,6 +429,17 @@ class _Checker:
             self.weak_exprs.add(where)
             self.possible[where] = weak_results | {recorded.result}
             self.consumer(where, origin)
+
+    def stored_exactly(self, node, t, ops) -> bool:
+        """Whether a value of type t held in node's C++ type reaches the
+        operation `ops` with the value it has in CPython: the conversion is
+        exact, or the operation converts it to that float type anyway."""
+        static = self.tf.types.get(node)
+        if not isinstance(static, T.Scalar) or t.dtype == static.dtype or converts_exactly(self, t, node, static.dtype):
+            return True
+        if t.kind in "iu" and static.kind in "iu":
+            return ints_fit(self, node, static.dtype)
+        return ops is not None and ops.compute == static.dtype and static.kind in "fc"
 
     def unpacked(self, call):
         """`p, dp = f(...)` where items of f's result carry flags: the
