@@ -308,7 +308,7 @@ class _Checker:
         if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None \
                 and node not in self.dispatch:
             return  # the callee's flag is this function's (passes/returns.py)
-        if isinstance(parent, (h.BoolOp, h.IfExp)):
+        if isinstance(parent, (h.BoolOp, h.IfExp)) and self.types_of(parent) is not None:
             return self.consumer(parent, origin)
         if isinstance(parent, h.BinOp):
             return self.same_op(parent, parent.op, parent.left, parent.right, self.tf.ops.get(parent), origin)
