@@ -44,29 +44,35 @@ tr::Object axpy_sum_0(float alpha, tr::Array<float, 1, tr::C> x, tr::Array<float
     float s{};
     int tr_kind_s = -1;
     double tr_alt0_s{};
-    // device_kernels.py:50  """y = alpha * x + y, and the sum of the result (float32 arrays)."""
-    tr::current_line() = 50;
-    // device_kernels.py:51  s = 0.0
-    tr::current_line() = 51;
-    tr_alt0_s = 0.0;
-    tr_kind_s = 0;
-    s = tr::cast<float>(tr_alt0_s);
-    // device_kernels.py:52  for i in prange(x.shape[0]):
-    tr::current_line() = 52;
-    auto tr_t1 = int64_t(std::get<0>(std::tuple<int64_t>(x.shape[0])));
-    {
-        tr::par::Staging tr_st4;
-        tr_st4.add(x, false);
-        tr_st4.add(y, true);
-        tr_st4.upload();
-        const tr_prange_axpy_sum_0_1 tr_k5{tr_st4.view(alpha), tr_st4.view(x), tr_st4.view(y)};
-        tr::par::for_range(tr_k5, 0, tr_t1, 1, tr::par::reduce<tr::op::add>(s));
-        tr_st4.download();
-        if ((1 > 0 ? 0 < tr_t1 : 0 > tr_t1)) tr_kind_s = -1;
+    int tr_line = 0;
+    try {
+        // device_kernels.py:50  """y = alpha * x + y, and the sum of the result (float32 arrays)."""
+        tr_line = 50;
+        // device_kernels.py:51  s = 0.0
+        tr_line = 51;
+        tr_alt0_s = 0.0;
+        tr_kind_s = 0;
+        s = tr::cast<float>(tr_alt0_s);
+        // device_kernels.py:52  for i in prange(x.shape[0]):
+        tr_line = 52;
+        auto tr_t1 = int64_t(std::get<0>(std::tuple<int64_t>(x.shape[0])));
+        {
+            tr::par::Staging tr_st4;
+            tr_st4.add(x, false);
+            tr_st4.add(y, true);
+            tr_st4.upload();
+            const tr_prange_axpy_sum_0_1 tr_k5{tr_st4.view(alpha), tr_st4.view(x), tr_st4.view(y)};
+            tr::par::for_range(tr_k5, 0, tr_t1, 1, tr::par::reduce<tr::op::add>(s));
+            tr_st4.download();
+            if ((1 > 0 ? 0 < tr_t1 : 0 > tr_t1)) tr_kind_s = -1;
+        }
+        // device_kernels.py:55  return s
+        tr_line = 55;
+        return (tr_kind_s == 0 ? tr::topy::one(tr_alt0_s, true) : tr::topy::one(s, false));
+    } catch (tr::Error &tr_e) {
+        tr::note_line(tr_e, tr_line);
+        throw;
     }
-    // device_kernels.py:55  return s
-    tr::current_line() = 55;
-    return (tr_kind_s == 0 ? tr::topy::one(tr_alt0_s, true) : tr::topy::one(s, false));
 }
 
 }  // namespace
