@@ -90,7 +90,9 @@ def check_free_variables(pyfunc) -> None:
     its compiled code cannot see: the frontend would read them as globals (a
     NameError, or silently a global of the same name), so it runs in CPython."""
     code = getattr(pyfunc, "__code__", None)
-    free = [name for name in getattr(code, "co_freevars", ()) if name != "__class__"]  # super()'s cell
+    # super()'s cell, and transpile's own (plain_methods' stub runs the method through __tr_run; its
+    # compiled form is the method's rewritten body, which reads no cell)
+    free = [name for name in getattr(code, "co_freevars", ()) if name != "__class__" and not name.startswith("__tr_")]
     if free:
         from ..diagnostics import SourceLoc
 

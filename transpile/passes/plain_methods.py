@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from ..hir import nodes as h
+from .hir_walk import children
 
 
 @dataclass(frozen=True)
@@ -29,17 +30,6 @@ class Plan:
 
     def param(self, attr: str) -> str:
         return f"{self.self_name}__{attr}"
-
-
-def _children(node):
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
-        if isinstance(value, h.Node):
-            yield value
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, h.Node):
-                    yield item
 
 
 def plan(fn: h.Function) -> Plan | str:
@@ -85,7 +75,7 @@ def plan(fn: h.Function) -> Plan | str:
             for e in node.elts:
                 visit(e, stored=True)
             return
-        for child in _children(node):
+        for child in children(node):
             visit(child)
 
     for s in fn.body:
@@ -109,7 +99,7 @@ def _is_self(node, me: str) -> bool:
 def _mentions_self_attr(node, me: str) -> bool:
     if isinstance(node, h.Attribute) and _is_self(node.value, me):
         return True
-    return any(_mentions_self_attr(c, me) for c in _children(node))
+    return any(_mentions_self_attr(c, me) for c in children(node))
 
 
 def rewrite(fn: h.Function, p: Plan) -> h.Function:
