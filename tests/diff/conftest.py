@@ -19,7 +19,9 @@ MODES = ("ast", "bytecode", "trace")
 # numerics.  TRANSPILE_TEST_CAPTURE_MODES=all: every module in every mode; =ast: ast only.
 # Measured on the shared 2-core machine (load ~7.5): these extra runs took ~155 s, test_arrays in
 # trace mode alone another ~170 s (it runs with =all).
-CAPTURE_SUBSETS = {"bytecode": {"test_control", "test_returns", "test_lambdas"},
+# The whole suite took 930 s idle with bytecode also on test_returns and test_lambdas: CI keeps
+# control flow only (tests/capture checks recovery of the rest).
+CAPTURE_SUBSETS = {"bytecode": {"test_control"},
                    "trace": {"test_scalars"}}
 _REWRAPPED: dict = {}
 
