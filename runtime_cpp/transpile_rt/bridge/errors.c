@@ -62,21 +62,8 @@ static PyObject *raise_entry_error(Dispatcher *self, const tr_error *err) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "fallback region failed without an exception");
         return NULL;
     }
-    switch (err->code) {
-    case TR_ERR_INDEX: type = PyExc_IndexError; break;
-    case TR_ERR_ZERODIV: type = PyExc_ZeroDivisionError; break;
-    case TR_ERR_VALUE: type = PyExc_ValueError; break;
-    case TR_ERR_TYPE: type = PyExc_TypeError; break;
-    case TR_ERR_ASSERTION: type = PyExc_AssertionError; break;
-    case TR_ERR_OVERFLOW: type = PyExc_OverflowError; break;
-    case TR_ERR_MEMORY: type = PyExc_MemoryError; break;
-    case TR_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
-    case TR_ERR_AXIS: type = axis_error_type(); break;
-    case TR_ERR_ATTRIBUTE: type = PyExc_AttributeError; break;
-    case TR_ERR_UNBOUND: type = PyExc_UnboundLocalError; break;
-    case TR_ERR_RECURSION: type = PyExc_RecursionError; break;
-    default: type = PyExc_RuntimeError; break;
-    }
+    type = err->code == TR_ERR_AXIS ? axis_error_type() : tr_exception_type(err->code);
+    if (!type) type = PyExc_RuntimeError; /* TR_ERR_KEY: replaced by KeyError(key) below */
     if (err->code == TR_ERR_KEY) {
         /* KeyError(key): the message is the key's repr, read back */
         PyObject *key = NULL, *ast = PyImport_ImportModule("ast");

@@ -21,6 +21,7 @@
 #include <numpy/arrayscalars.h>
 
 #include "../abi.h"
+#include "../exceptions.h"
 
 /* One translation unit (the parts share static functions and tables, and
  * setup.py compiles only this file), split by job: */

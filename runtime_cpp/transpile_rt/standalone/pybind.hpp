@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../abi.h"
+#include "../exceptions.h"
 
 namespace tr::standalone {
 
@@ -310,23 +311,12 @@ inline void drop_results(const std::vector<int> &d, ResultSlot *slots, int count
 
 // The exception the bridge raises for an entry's error (bridge/errors.c).
 [[noreturn]] inline void raise_error(const Export &f, const tr_error &err) {
-    PyObject *type;
-    switch (err.code) {
+    PyObject *type = tr_exception_type(err.code);
+    if (!type) switch (err.code) {
     case TR_ERR_INTERRUPT:
         if (PyErr_CheckSignals() < 0) throw py::error_already_set();
         PyErr_SetNone(PyExc_KeyboardInterrupt);
         throw py::error_already_set();
-    case TR_ERR_INDEX: type = PyExc_IndexError; break;
-    case TR_ERR_ZERODIV: type = PyExc_ZeroDivisionError; break;
-    case TR_ERR_VALUE: type = PyExc_ValueError; break;
-    case TR_ERR_TYPE: type = PyExc_TypeError; break;
-    case TR_ERR_ASSERTION: type = PyExc_AssertionError; break;
-    case TR_ERR_OVERFLOW: type = PyExc_OverflowError; break;
-    case TR_ERR_MEMORY: type = PyExc_MemoryError; break;
-    case TR_ERR_NOTIMPL: type = PyExc_NotImplementedError; break;
-    case TR_ERR_ATTRIBUTE: type = PyExc_AttributeError; break;
-    case TR_ERR_UNBOUND: type = PyExc_UnboundLocalError; break;
-    case TR_ERR_RECURSION: type = PyExc_RecursionError; break;
     case TR_ERR_KEY: type = PyExc_KeyError; break;
     case TR_ERR_AXIS: {
         static py::object axis = []() -> py::object {
