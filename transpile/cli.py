@@ -130,15 +130,20 @@ def _build(args, parser) -> int:
                            backend=args.backend, force=args.force, quiet=args.quiet)
     except (ValueError, NotImplementedError) as exc:
         return _fail(str(exc))
-    for where, name, why in report.skipped:
-        print(f"{where}: note: {name} not built: {why}", file=sys.stderr)
-    for err in report.errors:
-        print(err, file=sys.stderr)
+    _print_problems(report.skipped, report.errors, "built")
     for m in report.manifests:
         print(f"wrote {m}")
     print(f"transpile build: {len(report.built)} built, {len(report.up_to_date)} up to date, "
           f"{len(report.errors)} failed, {len(report.skipped)} skipped")
     return 0 if report.ok else 1
+
+
+def _print_problems(skipped, errors, done: str) -> None:
+    """A build's skipped functions (as notes) and errors, on stderr."""
+    for where, name, why in skipped:
+        print(f"{where}: note: {name} not {done}: {why}", file=sys.stderr)
+    for err in errors:
+        print(err, file=sys.stderr)
 
 
 def _standalone(args) -> int:
@@ -150,10 +155,7 @@ def _standalone(args) -> int:
         result = standalone.build(args.paths, output_dir=args.output_dir, jit_level=args.jit_level)
     except (ValueError, NotImplementedError) as exc:
         return _fail(str(exc))
-    for where, name, why in result.skipped:
-        print(f"{where}: note: {name} not exported: {why}", file=sys.stderr)
-    for err in result.errors:
-        print(err, file=sys.stderr)
+    _print_problems(result.skipped, result.errors, "exported")
     for name, cpp, lib in result.modules:
         print(f"wrote {cpp}\nbuilt {lib} (import {name})")
     return 0 if result.ok else 1
