@@ -44,7 +44,8 @@ def test_cli_list_clear_verify_survive_bad_entries(tmp_path):
     kernel = cp.entry_of(cache_dir, "kernel", "float64[::1], int")
     (kernel / "meta.json").write_text(json.dumps({"created": "yesterday", "arg_types": 3}))
     (cp.entry_of(cache_dir, "twice", "int") / "module.so").unlink()
-    (cache_dir / "ab").mkdir()
+    # The shard may already hold a real entry (keys hash the tmp path), so reuse it.
+    (cache_dir / "ab").mkdir(exist_ok=True)
     (cache_dir / "ab" / ("ab" + "0" * 62)).write_text("a file where an entry folder belongs")
     listed = cp.cli(cache_dir, "list")
     assert listed.returncode == 0, listed.stderr
