@@ -145,7 +145,7 @@ def _import_source(path: Path):
 
 def _refusal(task, tr) -> str | None:
     """Why this specialization needs transpile's bridge, naming the line, or None."""
-    from .cxx.nogil import HOST_MARKER, releases_gil
+    from .cxx.nogil import HOST_MARKER, touches_no_python
 
     where = f"{task.file}:{task.line}: error: {task.name} cannot go in a standalone module"
     if tr.fallbacks:
@@ -162,7 +162,7 @@ def _refusal(task, tr) -> str | None:
     if HOST_MARKER in tr.cpp:
         return (f"{where}: its code uses Python objects through transpile's bridge (print, lists, strs, dicts or "
                 f"sets)")
-    if not releases_gil(tr, task.types, task.impl.options) or not all(_crosses(t) for t in task.types) \
+    if not touches_no_python(tr, task.types, task.impl.options) or not all(_crosses(t) for t in task.types) \
             or not _crosses(tr.return_type):
         return (f"{where}: its arguments and result must be scalars, arrays, tuples or None (it takes "
                 f"({', '.join(t.spell() for t in task.types)}) and returns {tr.return_type})")
