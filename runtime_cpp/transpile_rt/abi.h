@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 7
+#define TR_ABI_VERSION 8
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -152,6 +152,16 @@ typedef struct tr_value {
     tr_array_out array;
 } tr_value;
 
+/* np.random draws (transpile_rt/numpy/random.hpp): the bitgen_t (numpy/random/bitgen.h)
+ * NumPy's own draws use, the legacy RandomState's cached second Gaussian
+ * (NULL where unavailable), and the BitGenerator's lock (a Python object). */
+typedef struct tr_random {
+    void *bitgen;
+    int *has_gauss;
+    double *gauss;
+    void *lock;
+} tr_random;
+
 /* Services of the bridge that compiled code may call (it holds the GIL). */
 typedef struct tr_host {
     int32_t abi_version;
@@ -188,6 +198,13 @@ typedef struct tr_host {
      * writes nothing), then calls its flush() when `flush`.  TR_OK, or
      * TR_ERR_PYTHON with an exception set. */
     int (*write_text)(int32_t file, const char *data, int64_t len, int32_t flush);
+    /* np.random (ABI 8): random_state(NULL) is the global RandomState
+     * (np.random.mtrand._rand; NULL with an exception set if unreachable).
+     * Each draw runs between random_enter, which takes the BitGenerator's
+     * lock (0; -1 with an exception set), and random_leave. */
+    tr_random *(*random_state)(void *generator);
+    int (*random_enter)(tr_random *r);
+    void (*random_leave)(tr_random *r);
 } tr_host;
 
 /* The slot of a list argument or result (descriptor kind 9): the Python

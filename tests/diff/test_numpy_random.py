@@ -1,5 +1,6 @@
 """np.random.* and random.* in @jit functions: the draws are NumPy's and
-Python's own (the calls run as Python, JIT Fallback), so a seeded sequence
+Python's own (random.* and the np.random forms compiled code does not draw,
+tests/diff/test_random_compiled.py, run as Python: JIT Fallback), so a seeded sequence
 is the one CPython gives, the generators' states advance in Python too, and
 the compiled code around the draws computes with the drawn values.  Each
 test runs the compiled function and the plain one from the same seed and
@@ -144,5 +145,6 @@ def test_draws_need_no_annotation():
     expected = unannotated_draws.py_func(25, 11)
     _same(got, expected)
     text = "\n".join(str(w.message) for w in record)
-    assert "whole-function" not in text  # the loop compiled around the draws, which ran as Python
-    assert "np.random.random()" in text
+    assert "whole-function" not in text  # the loop compiled around the draws of random.*, which ran as Python
+    assert "random.random()" in text
+    assert "np.random.random()" not in text  # compiled (tests/diff/test_random_compiled.py)

@@ -190,15 +190,33 @@ PARALLEL_HEADER = '#include "transpile_rt/backend/parallel.hpp"'
 PARALLEL_EXPR_DEFINE = "#define TR_PARALLEL_EXPR 1"  # cxx/lower.py: O1 array expressions on threads
 
 
+def _text(source_path: str) -> str:
+    try:
+        with open(source_path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def uses_openmp(source_path: str) -> bool:
     """Modules with a prange loop, or with array expressions at jit_level O1,
     are built with -fopenmp; others are not (faster compiles)."""
-    try:
-        with open(source_path) as f:
-            text = f.read()
-    except OSError:
-        return False
+    text = _text(source_path)
     return PARALLEL_HEADER in text or PARALLEL_EXPR_DEFINE in text
+
+
+def random_inputs(source_path: str) -> tuple[list[str], list[str]]:
+    """Modules that draw from np.random (library/random_lib.py) see NumPy's
+    headers and link its libnpyrandom.a, its symbols kept inside the module.
+    The typer compiles no draw where the library is missing; these depend only
+    on the NumPy install, which the cache key names, so the key is unchanged."""
+    from ..library.random_lib import H_RANDOM, link_inputs
+
+    inputs = link_inputs() if f'#include "{H_RANDOM}"' in _text(source_path) else None
+    if inputs is None:
+        return [], []
+    include, lib = inputs
+    return ["-I", include], [lib, "-Wl,--exclude-libs,ALL", "-lm"]
 
 
 def command(source_path: str, output_path: str, options, portable: bool = False,
@@ -215,7 +233,8 @@ def command(source_path: str, output_path: str, options, portable: bool = False,
     cmd_flags = [f for f in flags(options, tier) if not (portable and f == "-march=native")]
     if uses_openmp(source_path):
         cmd_flags.append("-fopenmp")
-    return [compiler.path, *cmd_flags, source_path, "-o", output_path]
+    includes, libs = random_inputs(source_path)
+    return [compiler.path, *cmd_flags, *includes, source_path, "-o", output_path, *libs]
 
 
 def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,

@@ -18,7 +18,7 @@ def _load() -> None:
         from . import numpy_shape, numpy_join, numpy_sorting, numpy_stats, numpy_iter  # noqa: F401
         from . import lists  # noqa: F401  (wraps len/sum/min/max/sorted/list/tuple/np.array... for lists)
         from . import dicts  # noqa: F401  (strs, dicts, sets, itertools; wraps len)
-        from . import print_lib  # noqa: F401
+        from . import print_lib, random_lib  # noqa: F401
 
         apply_wrappers([lists.__name__, dicts.__name__])
 

@@ -395,7 +395,9 @@ static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref, host_call
                              .make_container = host_make_container,
                              .seq_size = host_seq_size, .seq_item = host_seq_item, .unbox = host_unbox,
                              .box = host_box, .make_seq = host_make_seq, .list_assign = host_list_assign,
-                             .text_of = host_text_of, .write_text = host_write_text};
+                             .text_of = host_text_of, .write_text = host_write_text,
+                             .random_state = host_random_state, .random_enter = host_random_enter,
+                             .random_leave = host_random_leave};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */

@@ -33,6 +33,7 @@
 #include "box.c"        /* boxing results */
 #include "errors.c"     /* entry errors as Python exceptions, Ctrl-C */
 #include "dispatcher.c" /* the Dispatcher type and its fast path */
+#include "random.c"     /* np.random: NumPy's bit generator state for compiled draws */
 #include "host.c"       /* loading modules, host services for compiled code */
 
 static PyMethodDef module_methods[] = {
@@ -46,6 +47,8 @@ static PyMethodDef module_methods[] = {
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},
+    {"random_support", random_support, METH_NOARGS,
+     "random_support() -> (legacy draws, legacy Gaussians): which np.random draws compiled code may make"},
     {"interrupt_flag", interrupt_flag, METH_NOARGS, "interrupt_flag() -> address of the flag SIGINT sets"},
     {NULL}};
 

@@ -1,0 +1,199 @@
+/* np.random in compiled code: the bit generator state NumPy's own draws use.
+ *
+ * Compiled draws of the legacy global functions (np.random.random(),
+ * randint(), normal(), ...) must advance the very MT19937 state that
+ * np.random.mtrand._rand advances, and randn()/normal() must share its
+ * cached second Gaussian, so that a seeded sequence is NumPy's whichever
+ * side draws.  That cache (aug_bitgen_t: has_gauss, gauss) and the copy of
+ * bitgen_t the RandomState draws through are private Cython fields with no
+ * API, so their offsets are found once by a probe that NumPy's public
+ * behaviour then confirms (set_state/get_state on a scratch RandomState);
+ * if anything disagrees, the probe reports failure and the typer keeps
+ * those draws as Python (library/random_lib.py).
+ *
+ * Locking: a BitGenerator's draws are serialised by its `lock` (an RLock in
+ * NumPy 2), which another thread may hold while it fills an array without
+ * the GIL.  Each compiled draw takes it (random_enter / random_leave, through
+ * the lock methods' C functions) and releases it before any Python code can
+ * run, so a same-thread Python draw or a thread the compiled code waits on
+ * never finds it held.  Part of transpile._runtime (runtime.c includes it). */
+#include <numpy/random/bitgen.h>
+
+typedef struct { /* legacy-distributions.h's aug_bitgen_t */
+    bitgen_t *bit_generator;
+    int has_gauss;
+    double gauss;
+} legacy_aug;
+
+static struct {
+    int probed, ok, gauss_ok;
+    Py_ssize_t off_bitgen, off_aug, off_lock;
+    PyObject *rs;            /* np.random.mtrand._rand (strong) */
+    PyTypeObject *lock_types[2];       /* _thread.lock, _thread.RLock */
+    PyMethodDef *lock_methods[2][2];   /* their release, acquire */
+    PyObject *no_args;
+    tr_random legacy;
+} RNG;
+
+/* The offset in `obj` of a pointer-sized field holding `value`, or -1 (also when two fields do). */
+static Py_ssize_t find_pointer(PyObject *obj, const void *value) {
+    Py_ssize_t found = -1, size = Py_TYPE(obj)->tp_basicsize;
+    for (Py_ssize_t off = sizeof(PyObject); off + (Py_ssize_t)sizeof(void *) <= size; off += sizeof(void *)) {
+        if (*(void **)((char *)obj + off) == value) {
+            if (found >= 0) return -1;
+            found = off;
+        }
+    }
+    return found;
+}
+
+static bitgen_t *capsule_bitgen(PyObject *bit_generator) {
+    PyObject *cap = PyObject_GetAttrString(bit_generator, "capsule");
+    if (!cap) return NULL;
+    bitgen_t *bg = PyCapsule_GetPointer(cap, "BitGenerator");
+    Py_DECREF(cap);
+    return bg;
+}
+
+/* Finds the RandomState's bitgen_t copy, its aug_bitgen_t and its lock field in `rs`. */
+static int probe_layout(PyObject *rs) {
+    PyObject *bitgen_obj = PyObject_GetAttrString(rs, "_bit_generator");
+    PyObject *lock = bitgen_obj ? PyObject_GetAttrString(bitgen_obj, "lock") : NULL;
+    bitgen_t *bg = bitgen_obj ? capsule_bitgen(bitgen_obj) : NULL;
+    int ok = 0;
+    if (bg && lock) {
+        Py_ssize_t size = Py_TYPE(rs)->tp_basicsize;
+        for (Py_ssize_t off = sizeof(PyObject); off + (Py_ssize_t)(sizeof(bitgen_t) + sizeof(legacy_aug)) <= size;
+             off += sizeof(void *)) {
+            legacy_aug *aug = (legacy_aug *)((char *)rs + off + sizeof(bitgen_t));
+            if (memcmp((char *)rs + off, bg, sizeof(bitgen_t)) == 0 &&
+                aug->bit_generator == (bitgen_t *)((char *)rs + off)) {
+                RNG.off_bitgen = off;
+                RNG.off_aug = off + sizeof(bitgen_t);
+                RNG.off_lock = find_pointer(rs, lock);
+                ok = RNG.off_lock >= 0;
+                break;
+            }
+        }
+    }
+    Py_XDECREF(lock);
+    Py_XDECREF(bitgen_obj);
+    return ok;
+}
+
+/* NumPy's get_state/set_state agree with what the probe found: the cached Gaussian is where it says. */
+static int confirm_gauss(PyObject *mtrand) {
+    PyObject *scratch = PyObject_CallMethod(mtrand, "RandomState", "i", 12345);
+    PyObject *st = scratch ? PyObject_CallMethod(scratch, "get_state", NULL) : NULL;
+    int ok = 0;
+    if (st && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 5 && probe_layout(scratch)) {
+        legacy_aug *aug = (legacy_aug *)((char *)scratch + RNG.off_aug);
+        PyObject *set = Py_BuildValue("(OOOid)", PyTuple_GET_ITEM(st, 0), PyTuple_GET_ITEM(st, 1),
+                                      PyTuple_GET_ITEM(st, 2), 1, 0.625);
+        PyObject *r = set ? PyObject_CallMethod(scratch, "set_state", "(O)", set) : NULL;
+        ok = r && aug->has_gauss == 1 && aug->gauss == 0.625;
+        Py_XDECREF(r);
+        Py_XDECREF(set);
+        if (ok) { /* and NumPy reads what compiled code writes */
+            aug->gauss = -0.375;
+            PyObject *back = PyObject_CallMethod(scratch, "get_state", NULL);
+            ok = back && PyTuple_Check(back) && PyTuple_GET_SIZE(back) == 5 &&
+                 PyLong_AsLong(PyTuple_GET_ITEM(back, 3)) == 1 &&
+                 PyFloat_AsDouble(PyTuple_GET_ITEM(back, 4)) == -0.375;
+            Py_XDECREF(back);
+            aug->has_gauss = 0;
+        }
+    }
+    Py_XDECREF(st);
+    Py_XDECREF(scratch);
+    PyErr_Clear();
+    return ok;
+}
+
+static void probe_random(void) {
+    if (RNG.probed) return;
+    RNG.probed = 1;
+    PyObject *thread = PyImport_ImportModule("_thread");
+    RNG.no_args = PyTuple_New(0);
+    const char *types[2] = {"LockType", "RLock"}, *names[2] = {"release", "acquire"};
+    for (int i = 0; thread && RNG.no_args && i < 2; ++i) {
+        PyObject *t = PyObject_GetAttrString(thread, types[i]);
+        int found = t && PyType_Check(t);
+        for (int k = 0; found && k < 2; ++k) {
+            PyObject *d = PyObject_GetAttrString(t, names[k]);
+            found = d && Py_IS_TYPE(d, &PyMethodDescr_Type);
+            if (found) RNG.lock_methods[i][k] = ((PyMethodDescrObject *)d)->d_method;
+            Py_XDECREF(d); /* the type keeps its descriptors */
+        }
+        if (found) RNG.lock_types[i] = (PyTypeObject *)t; /* a static type of _thread */
+        Py_XDECREF(t);
+    }
+    Py_XDECREF(thread);
+    PyErr_Clear();
+    PyObject *mtrand = PyImport_ImportModule("numpy.random.mtrand");
+    PyObject *rs = mtrand ? PyObject_GetAttrString(mtrand, "_rand") : NULL;
+    PyObject *cls = mtrand ? PyObject_GetAttrString(mtrand, "RandomState") : NULL;
+    if (rs && cls && Py_TYPE(rs) == (PyTypeObject *)cls) {
+        RNG.gauss_ok = confirm_gauss(mtrand);
+        if (probe_layout(rs)) { /* the global one's own offsets (the same class: the same layout) */
+            RNG.ok = 1;
+            RNG.rs = Py_NewRef(rs);
+            RNG.legacy.bitgen = (char *)rs + RNG.off_bitgen;
+            legacy_aug *aug = (legacy_aug *)((char *)rs + RNG.off_aug);
+            RNG.legacy.has_gauss = RNG.gauss_ok ? &aug->has_gauss : NULL;
+            RNG.legacy.gauss = RNG.gauss_ok ? &aug->gauss : NULL;
+        }
+    }
+    if (!RNG.ok) RNG.gauss_ok = 0;
+    Py_XDECREF(cls);
+    Py_XDECREF(rs);
+    Py_XDECREF(mtrand);
+    PyErr_Clear();
+}
+
+/* random_state(NULL): the global RandomState's draws; NULL with RuntimeError when the probe failed. */
+static tr_random *host_random_state(void *generator) {
+    probe_random();
+    if (generator == NULL && RNG.ok) {
+        RNG.legacy.lock = *(void **)((char *)RNG.rs + RNG.off_lock); /* read live: __setstate__ may replace it */
+        return &RNG.legacy;
+    }
+    PyErr_SetString(PyExc_RuntimeError, "transpile: NumPy's random state is not reachable from compiled code");
+    return NULL;
+}
+
+/* Calls a method of the lock through its C function when the lock is a _thread.lock or
+ * _thread.RLock (NumPy's BitGenerator lock): no bound method, no call machinery. */
+static PyObject *lock_call(PyObject *lock, int acquire) {
+    for (int i = 0; i < 2; ++i) {
+        if (Py_TYPE(lock) == RNG.lock_types[i]) {
+            PyMethodDef *m = RNG.lock_methods[i][acquire];
+            return (m->ml_flags & METH_KEYWORDS) ? ((PyCFunctionWithKeywords)(void (*)(void))m->ml_meth)(lock, RNG.no_args, NULL)
+                                                 : m->ml_meth(lock, NULL);
+        }
+    }
+    return PyObject_CallMethod(lock, acquire ? "acquire" : "release", NULL);
+}
+
+/* 0 with the lock taken (a blocking acquire waits without the GIL), or -1 with an exception set. */
+static int host_random_enter(tr_random *r) {
+    PyObject *ok = lock_call((PyObject *)r->lock, 1);
+    if (!ok) return -1;
+    Py_DECREF(ok);
+    return 0;
+}
+
+static void host_random_leave(tr_random *r) {
+    PyObject *type, *value, *tb; /* a draw's error stays the one raised */
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *ok = lock_call((PyObject *)r->lock, 0);
+    if (ok) Py_DECREF(ok);
+    else PyErr_WriteUnraisable((PyObject *)r->lock);
+    PyErr_Restore(type, value, tb);
+}
+
+/* random_support() -> (legacy draws, legacy Gaussians): what the typer may compile. */
+static PyObject *random_support(PyObject *mod, PyObject *unused) {
+    probe_random();
+    return Py_BuildValue("(OO)", RNG.ok ? Py_True : Py_False, RNG.gauss_ok ? Py_True : Py_False);
+}
