@@ -24,7 +24,7 @@ from .diagnostics import (
 )
 
 __version__ = "0.1.0"
-__all__ = ["jit", "jit_class", "prange", "njit", "vectorize", "guvectorize", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
+__all__ = ["jit", "jit_class", "prange", "njit", "vectorize", "guvectorize", "vmap", "AnnotationError", "TranspileFallbackWarning", "CompileError", "TranspileError", "TypingError", "UnsupportedSyntaxError", "cache", "types",
            "errors", "install_import_hook", "__version__"]
 _timing.imported()
 
@@ -46,6 +46,10 @@ def __getattr__(name):
         from . import numba_compat
 
         return getattr(numba_compat, name)
+    if name == "vmap":  # MindSpore's / JAX's vmap (transpile/vmapping.py)
+        from .vmapping import vmap
+
+        return vmap
     if name in ("cache", "types", "errors"):
         import importlib
 

@@ -12,16 +12,13 @@ nin, nout, nargs, ntypes, types, identity.
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import inspect
-import os
 import re
-import sys
 
 import numpy as np
 
 from ..decorators import jit as _jit
+from ..generated_modules import load
 from ..hir import types as T
 from .types import Signature, parse
 from .options import map_options
@@ -75,35 +72,9 @@ def _loop_module(kernel, body: str, opts: dict):
             "from transpile import jit, prange\n\nkernel = None  # the compiled kernel, set when loaded\n\n"
             + body.replace("@jit", decorator))
     source = inspect.getsource(kernel.py_func)
-    digest = hashlib.sha256(f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}\n{source}\n{text}"
-                            .encode()).hexdigest()[:16]
-    name = f"_transpile_ufunc_{digest}"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = os.path.join(_folder(), f"{name}.py")
-    with open(path, "w") as f:
-        f.write(text)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load("_transpile_ufunc_", text, f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}\n{source}")
     module.kernel = kernel
-    sys.modules[name] = module
     return module
-
-
-_FOLDER = []
-
-
-def _folder() -> str:
-    """A directory of this process (0700, removed at exit) for the generated sources."""
-    if not _FOLDER:
-        import atexit
-        import shutil
-        import tempfile
-
-        _FOLDER.append(tempfile.mkdtemp(prefix="transpile-ufuncs-"))
-        atexit.register(shutil.rmtree, _FOLDER[0], True)
-    return _FOLDER[0]
 
 
 def _scalar_of(value):
