@@ -31,6 +31,7 @@ semantics have no equivalent of).
 """
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -93,8 +94,8 @@ class VMapped:
             return self._in_python(fn, levels, axes, args, r0,
                                    f"{self.__name__} returns {type(r0).__name__}, not numbers or arrays", fullgraph)
         outs, positions = _outputs(levels, sizes, results)
-        module = _driver_module(axes, positions, [np.ndim(r) for r in results], len(args), type(r0) is tuple,
-                                _driver_options(fn))
+        module = _driver_module(tuple(axes), tuple(positions), tuple(np.ndim(r) for r in results), len(args),
+                                type(r0) is tuple, _driver_options(fn))
         key = (module.__name__, tuple(_kind(a) for a in args))
         reason = self._failed.get(key)
         if reason is None:
@@ -241,7 +242,8 @@ def _driver_options(fn) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in sorted(chosen.items()))
 
 
-def _driver_module(axes: list, positions: list, ndims: list, nargs: int, is_tuple: bool, options: str):
+@functools.lru_cache(maxsize=256)  # the text and its digest cost more than the loop of a small call
+def _driver_module(axes: tuple, positions: tuple, ndims: tuple, nargs: int, is_tuple: bool, options: str):
     """The drivers of one nesting structure: drive_1 (innermost) calls f,
     drive_j calls drive_(j-1) on views of its outputs and slices of its arguments."""
     outs = [f"o{k}" for k in range(len(ndims))]
