@@ -106,8 +106,10 @@ def test_nested_pairwise_distances():
     flipped = vmap(vmap(centred, in_axes=1, out_axes=(0, 0)), in_axes=0, out_axes=(2, 0))
     with warnings.catch_warnings():
         warnings.simplefilter("error", TranspileFallbackWarning)
-        got = flipped(rng.random((2, 3, 4)))
+        x = rng.random((2, 3, 4))
+        got = flipped(x)
     assert [g.shape for g in got] == [(4, 3, 2), (2, 4)]
+    same(got, reference(lambda row: reference(centred, 1, (0, 0), row), 0, (2, 0), x))
 
 
 def test_lambda_jit_and_dtypes():
@@ -181,6 +183,11 @@ def test_what_does_not_compile_runs_the_reference():
     a = np.arange(6.0).reshape(3, 2)
     with pytest.warns(TranspileFallbackWarning, match="runs as a Python loop"):
         same(vmap(closure)(a), reference(closure, 0, 0, a))
+    calls = []
+    counted = lambda x: calls.append(x[0]) or x[1]  # noqa: E731
+    with pytest.warns(TranspileFallbackWarning):
+        same(vmap(counted)(a), reference(counted, 0, 0, a))
+    assert calls == [0.0, 2.0, 4.0] * 2  # f called once per slice, in order (the first call is not repeated)
     with pytest.warns(TranspileFallbackWarning, match="returns list"):
         same(vmap(lambda x: [x[0], x[1]])(a), reference(lambda x: [x[0], x[1]], 0, 0, a))
 
