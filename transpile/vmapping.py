@@ -119,9 +119,9 @@ class VMapped:
         def call(level, level_args):
             if level == len(levels):
                 return pending.pop() if pending else fn(*level_args)
-            n = max(np.shape(a)[ax] for a, ax in zip(level_args, axes[level]) if ax is not None)
-            got = [call(level + 1, tuple(a if ax is None else _take(a, ax, i) for a, ax in zip(level_args, axes[level])))
-                   for i in range(n)]
+            pairs = list(zip(level_args, axes[level]))
+            n = max(np.shape(a)[ax] for a, ax in pairs if ax is not None)
+            got = [call(level + 1, tuple(a if ax is None else _take(a, ax, i) for a, ax in pairs)) for i in range(n)]
             out_axes = levels[level].out_axes
             if type(got[0]) is not tuple:
                 return np.stack(got, axis=_out_axis(out_axes, 0, 1))
