@@ -60,6 +60,14 @@ class PathFlagLowering:
             return f"({self.weak_code(node.left)} && {self.weak_code(node.right)})"
         if isinstance(node, h.Compare) and node in path_types.weak_exprs:  # bool, or np.bool_ if either is NumPy's
             return f"({self.weak_code(node.left)} && {self.weak_code(node.comparators[0])})"
+        if isinstance(node, h.BoolOp) and node in path_types.weak_choices:  # the flag of the operand picked
+            out = self.weak_code(node.values[-1])
+            for v in reversed(node.values[:-1]):  # its tests raise nothing and give the same truth again
+                picked, other = (self.weak_code(v), out) if node.op == "or" else (out, self.weak_code(v))
+                out = f"({self.condition(v)} ? {picked} : {other})"
+            return out
+        if isinstance(node, h.IfExp) and node in path_types.weak_choices:
+            return f"({self.condition(node.test)} ? {self.weak_code(node.body)} : {self.weak_code(node.orelse)})"
         if isinstance(node, h.Call) and path_types.weak_calls.get(node) == "abs":  # the argument's own type
             return self.weak_code(node.args[0])
         if isinstance(node, h.Call) and node in path_types.weak_calls:  # max/min return the argument they pick

@@ -8,6 +8,7 @@ from ..library import lookup_iteration
 from ..passes.raise_codes import RAISE_CODES
 from .model import CExpr, Line
 from .names import alt_slot, kind_slot
+from .order import in_order, needs_order
 from .stores import checked, needs_check
 from .types import ctype
 
@@ -233,8 +234,13 @@ class StatementLowering:
             return self.ev(x) if isinstance(self.type_of(node), T.Array) else x.code
 
         if isinstance(s.value, h.TupleExpr):
-            items = [self.boxed_value(e, code(e, self.expr(e))) for e in s.value.elts]
-            self.emit(f"return tr::topy::tuple({', '.join(items)});")
+            elts = s.value.elts
+            codes = [CExpr(code(e, self.expr(e))) for e in elts]
+
+            def build(cs):
+                return CExpr(f"tr::topy::tuple({', '.join(self.boxed_value(e, c.code) for e, c in zip(elts, cs))})")
+            first = needs_order(self, list(elts))  # C++ leaves the order of a call's arguments open
+            self.emit(f"return {(in_order(self, codes, first, build) if first else build(codes)).code};")
         else:
             self.emit(f"return {self.boxed_value(s.value, code(s.value, value))};")
 
@@ -245,7 +251,7 @@ class StatementLowering:
 
         name = node.id if isinstance(node, h.Name) else None
         if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs \
-                or node in self.tf.path_types.weak_calls:
+                or node in self.tf.path_types.weak_calls or node in self.tf.path_types.weak_choices:
             return f"tr::topy::one({code}, {self.weak_code(node)})"
         out = to_py(self.type_of(node), code)
         for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):

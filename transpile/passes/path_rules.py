@@ -25,6 +25,7 @@ class PathTypes:
     flag_ops: dict = dataclasses.field(default_factory=dict)  # /, //, %, ** node -> CPython's OpTypes when both are Python floats
     weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min/abs call -> its name: an argument's flag
     dispatch: dict = dataclasses.field(default_factory=dict)  # call -> (argument, callee key for its other type)
+    weak_choices: frozenset = frozenset()  # and/or/conditional expressions whose flag is the chosen operand's
 
 
 class Hold(Exception):

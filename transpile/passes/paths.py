@@ -64,6 +64,7 @@ class _Checker:
         self.weak_items: set = set()
         self.flag_ops: dict = {}
         self.weak_calls: dict = {}
+        self.weak_choices: set = set()
         self.grew = False
 
     # ---- the types a value may have --------------------------------------
@@ -231,12 +232,39 @@ class _Checker:
                     work.append(item.id)
             elif isinstance(item, (h.BinOp, h.Compare)) and item in self.weak_exprs:
                 work += [item.left, item.right] if isinstance(item, h.BinOp) else [item.left, item.comparators[0]]
+            elif isinstance(item, (h.BoolOp, h.IfExp)) and self.types_of(item) is not None:
+                # `x0 or x2`: the flag of the operand it picks, found by testing again
+                # what the expression tested (lowering computes it beside the value)
+                tests = item.values[:-1] if isinstance(item, h.BoolOp) else (item.test,)
+                if not all(self.cannot_raise(t) for t in tests):
+                    raise self.not_compilable(item, None, self.types_of(item),
+                                              "keeping its flag (a test that is not a plain value)")
+                self.weak_choices.add(item)
+                work += list(item.values) if isinstance(item, h.BoolOp) else [item.body, item.orelse]
             elif isinstance(item, h.Call) and item in self.weak_calls:
                 for arg in item.args:
                     if not pure(arg):
                         raise self.not_compilable(item, None, self.types_of(item),
                                                   "keeping its flag (its arguments are not plain values)")
                     work.append(arg)
+
+    def cannot_raise(self, node) -> bool:
+        """A scalar test evaluated again gives the same truth and raises
+        nothing: constants, assigned variables, comparisons and `not` of them."""
+        if isinstance(node, h.Const):
+            return True
+        if not isinstance(self.tf.types.get(node), T.Scalar):
+            return False
+        if isinstance(node, h.Name):
+            return node in self.reach.uses and reaching.UNDEF not in self.reach.uses[node] \
+                and node.id not in self.boxed  # a boxed variable's value may sit in another slot
+        if isinstance(node, h.Compare):
+            return all(self.cannot_raise(n) for n in (node.left, *node.comparators))
+        if isinstance(node, h.UnaryOp) and node.op == "not":
+            return self.cannot_raise(node.operand)
+        if isinstance(node, h.BoolOp):
+            return all(self.cannot_raise(n) for n in node.values)
+        return False
 
     def check_uses(self):
         for use in self.reach.uses:
@@ -296,7 +324,8 @@ class _Checker:
             self.possible[parent] = {self.tf.types[parent], T.Scalar(self.tf.types[parent].dtype, weak=True)}
             self.weak_calls[parent] = self.typer.const(parent.func).__name__
             return self.consumer(parent, origin)
-        flagged = node in self.weak_exprs or node in self.weak_calls
+        flagged = node in self.weak_exprs or node in self.weak_calls or isinstance(node, (h.BoolOp, h.IfExp)) \
+            and weak_only(self.types_of(node), self.tf.types.get(node))
         if flagged and isinstance(parent, h.TupleExpr) and isinstance(self.parent.get(parent), h.Return):
             self.weak_items.add(parent.elts.index(node))  # the flag computed from its operands
             self.flag_reads.add(node)  # the return reads its flag
@@ -493,4 +522,4 @@ def analyse(typer) -> PathTypes:
     fallback.mark_outputs(typer.tf, checker.reach)
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
                      checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
-                     checker.flag_ops, checker.weak_calls, checker.dispatch)
+                     checker.flag_ops, checker.weak_calls, checker.dispatch, frozenset(checker.weak_choices))

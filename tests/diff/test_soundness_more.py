@@ -1,0 +1,58 @@
+"""Fuzzer findings of the third series (tests/fuzz/findings.md, classes 12
+on): `and`/`or`/conditional expressions whose operands are Python numbers
+on some paths and NumPy scalars on others; the evaluation order of a
+returned tuple built as a Python object. CPython's value, type and
+exception at O0 and O1, with the function compiled (not run in CPython)."""
+import copy
+import warnings
+
+import numpy as np
+import pytest
+
+from transpile import jit
+
+from . import soundness_more_funcs as funcs
+
+
+def outcome(fn, args):
+    try:
+        return "returns", fn(*copy.deepcopy(args))
+    except Exception as exc:  # noqa: BLE001 - the exception is the result compared
+        return "raises", type(exc)
+
+
+def same(a, b):
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and (a == b or a != a and b != b)
+
+
+CASES = [
+    (funcs.bool_over_int_or_int64, [(3, np.int64(2)), (0, np.int64(2)), (0, np.int64(0)), (5, np.int64(0)),
+                                     (0, np.int64(-4))]),
+    (funcs.or_assigned_then_returned, [(3.0, np.float64(2)), (0.0, np.float64(2)), (0.0, np.float64(0))]),
+    (funcs.chosen_in_arithmetic, [(3.0, np.float64(2), 3), (0.0, np.float64(2), 1), (0.0, np.float64(0), 1),
+                                  (0.0, np.float64(0), 5)]),
+    (funcs.or_returned, [(3.0, np.float64(2)), (0.0, np.float64(2)), (-0.0, np.float64(0))]),
+    (funcs.chain_of_three, [(0.0, 0.0, np.float64(0.25)), (0.0, 0.0, 0.0), (0.7, 0, np.float64(1)),
+                            (0.0, np.float64(0.75), 3.0)]),
+    (funcs.boxed_tuple_in_order, [(np.float64(-np.inf), np.float64(5e-324)), (np.float64(2.0), np.float64(0.0)),
+                                  (np.float64(2.0), np.float64(1.0))]),
+]
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+@pytest.mark.parametrize("fn, inputs", CASES, ids=[fn.__name__ for fn, _ in CASES])
+def test_python_or_numpy_scalar_by_path(fn, inputs, level):
+    compiled = jit(fn, jit_level=level)
+    for args in inputs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's divide by zero
+            expected = outcome(fn, args)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = outcome(compiled, args)
+        assert got[0] == expected[0], (args, got, expected)
+        assert same(got[1], expected[1]) if got[0] == "returns" else got[1] is expected[1], (args, got, expected)
+        messages = [str(w.message) for w in caught]
+        assert not [m for m in messages if "whole-function" in m or "failed to compile" in m], messages
