@@ -27,6 +27,7 @@ from .lower_dicts import DictLowering
 from .lower_lambdas import LambdaLowering
 from .lower_functions import FunctionValueLowering, function_header
 from .lower_globals import GlobalsLowering
+from . import lower_records
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import alt_slot, bound_flag, kind_slot, local_name, symbol, weak_flag
 from .types import ctype, literal
@@ -95,6 +96,8 @@ class ModuleLowerer:
 
         if uses_optional(self.program):
             self.include("transpile_rt/optional.hpp")
+        if lower_records.uses_records(self.program):
+            self.include(lower_records.HEADER)
         self.recursive = recursion.recursive(self.program)
         if self.recursive:
             self.include(RECURSION_HEADER)
@@ -198,6 +201,9 @@ def _unpack(t: T.Type, slot: int):
     if isinstance(t, T.Array):
         layout = "tr::C" if t.layout == "C" else "tr::A"
         return f"tr::from_arg<{ctype(t.scalar)}, {t.ndim}, {layout}>(args[{slot}])", slot + 1
+    if isinstance(t, (T.RecordArray, T.Record)):  # tr::Array<tr::rec::Bytes<itemsize>, ...> (records.hpp)
+        elem, ndim, layout = ctype(t).removeprefix("tr::Array<").removesuffix(">").rsplit(", ", 2)
+        return f"tr::from_arg<{elem}, {ndim}, {layout}>(args[{slot}])", slot + 1
     if isinstance(t, T.Tuple):
         parts = []
         for item in t.items:
@@ -405,6 +411,7 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         ins = sorted(n for n in needed if n in var_types)
         outs = sorted(n for n in writes if n in var_types)
         returns = infos[-1].returns
+        lower_records.refuse_in_region([(n, var_types[n]) for n in ins + outs])
         boxes = []
         for n in ins:
             t = var_types[n]

@@ -10,6 +10,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
 from ..library.attributes import lookup as lookup_attr
+from . import lower_records
 from ..library.base import LowerSite
 from ..library.numpy_ufuncs import functor_of
 from ..passes.live_globals import LiveRead
@@ -300,6 +301,8 @@ class ExprLowerer:
 
     def x_Subscript(self, node: h.Subscript) -> CExpr:
         info = self.tf.subscripts[node]
+        if info.kind.startswith("record_"):
+            return lower_records.subscript(self, node, info)
         base = self.expr(node.value)
         if info.kind == "tuple_item":
             if info.const_index is not None:

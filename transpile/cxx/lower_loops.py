@@ -4,6 +4,8 @@ from __future__ import annotations
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
+from ..passes.records import element_type
+from . import lower_records
 from .model import CExpr, Line
 from .types import ctype
 
@@ -170,6 +172,8 @@ class LoopLowering:
             return it.elem
         if isinstance(it, T.Range):
             return T.INT
+        if isinstance(it, T.RecordArray):
+            return element_type(it)
         if isinstance(it, T.Array):
             return it.scalar if it.ndim == 1 else T.Array(it.dtype, it.ndim - 1, "C" if it.layout == "C" else "A",
                                                           it.readonly)
@@ -218,6 +222,8 @@ class LoopLowering:
             count = self.hoist(f"tr::range_len({start}, {stop}, {step})")
             return (f"for (int64_t {counter} = 0; {counter} < {count}; ++{counter}) {{",
                     f"({start} + {counter} * {step})")
+        if isinstance(it, T.RecordArray):
+            return lower_records.iterable(self, node, it, counter)
         if isinstance(it, T.Array):
             arr = self.hoist(self.ev(self.expr(node)))
             if it.ndim == 1:

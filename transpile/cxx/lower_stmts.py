@@ -11,6 +11,7 @@ from .names import alt_slot, kind_slot
 from .order import in_order, needs_order
 from .stores import checked, needs_check
 from .types import ctype
+from . import lower_records
 
 
 class StatementLowering:
@@ -104,6 +105,8 @@ class StatementLowering:
             idx = [self.expr(i).code for i in target.index]
             self.emit(lookup_iteration(it.kind).set_code(self, obj, idx, value.code, it))
             return
+        if info.kind.startswith("record_"):
+            return lower_records.store(self, target, value, vt, info)
         if info.readonly_write:
             self.emit("tr::readonly_error();")
             return
@@ -167,6 +170,8 @@ class StatementLowering:
         info = self.tf.subscripts[target]
         if info.kind.startswith("list_"):
             return self.list_aug_item(s, info)
+        if info.kind.startswith("record_"):
+            return lower_records.augassign(self, s, info, ops, value, vt)
         if info.readonly_write:
             self.emit("tr::readonly_error();")
             return

@@ -27,6 +27,10 @@ def ctype(t: T.Type) -> str:
     if isinstance(t, T.Array):
         layout = "tr::C" if t.layout == "C" else "tr::A"
         return f"tr::Array<{SCALAR_CTYPES[t.dtype]}, {t.ndim}, {layout}>"
+    if isinstance(t, T.RecordArray):  # transpile_rt/records.hpp (cxx/lower_records.py)
+        return f"tr::Array<tr::rec::Bytes<{t.rec.itemsize}>, {t.ndim}, {'tr::C' if t.layout == 'C' else 'tr::A'}>"
+    if isinstance(t, T.Record):  # one record: a 0-d view of the array it lies in
+        return f"tr::Array<tr::rec::Bytes<{t.rec.itemsize}>, 0, tr::A>"
     if isinstance(t, T.Tuple):
         return f"std::tuple<{', '.join(ctype(i) for i in t.items)}>"
     if isinstance(t, T.List):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import functions, jit_classes
+from .. import _runtime
+from . import functions, jit_classes, records
 from .lattice import (ANY, BOOL, COMPLEX, DTYPES, FLOAT, INT, NONE, STR, UNKNOWN, Array, DeviceArray, Dict,
                       Instance, List, MaybeWeak, Optional, Scalar, Set, Tuple, Type)
 
@@ -41,6 +42,8 @@ def serialize(t: Type):
         return ["none"]
     if t == ANY:
         return ["any"]
+    if isinstance(t, (records.RecordArray, records.Record)):
+        return records.serialize(t)
     if isinstance(t, functions.Function):  # for reading only: a function value is this process's object
         return ["function", t.qualname]
     raise TypeError(f"cannot serialize {t}")
@@ -73,6 +76,8 @@ def deserialize(data) -> Type:
         return Optional(deserialize(data[1]))
     if kind == "maybe_weak":
         return MaybeWeak(deserialize(data[1]))
+    if kind in ("records", "record"):
+        return records.deserialize(data)
     if kind == "function":
         raise LookupError(f"the function value {data[1]} is an object of the process that compiled it")
     return NONE if kind == "none" else ANY
@@ -88,6 +93,8 @@ K_DICT, K_SET, K_STR = 11, 12, 13  # dicts and sets cross as K_OBJECT results (b
 K_MAYBE_WEAK = 15  # results only: a flag slot (uint8: a Python number), then the NumPy scalar's slot
 K_OPTIONAL = 14  # results only: a flag slot (uint8), then the value's tree (its slots filled when the flag is set)
 K_DEVICE_ARRAY = 16  # typenum, ndim, readonly: an object with __cuda_array_interface__ (arguments only)
+K_RECORD = 18  # a single record (np.void, np.record), followed by its record number (below)
+RECORD_BASE = 1024  # K_ARRAY and K_RECORD name structured dtypes by RECORD_BASE + the bridge's table index
 K_FUNCTION = 17  # followed by the function key's number in this process (hir/functions.py; arguments only)
 LAYOUTS = ("C", "F", "A")
 _WEAK_KIND = {K_PYBOOL: BOOL, K_PYINT: INT, K_PYFLOAT: FLOAT, K_PYCOMPLEX: COMPLEX}
@@ -123,11 +130,19 @@ def from_descriptor(desc: tuple) -> list[Type]:
         if kind == K_ARRAY:
             num, ndim, layout, readonly = desc[pos:pos + 4]
             pos += 4
+            if num >= RECORD_BASE:
+                dtype, recarray, aligned = _runtime.record_info(num)
+                return records.RecordArray(records.record_dtype(dtype), ndim, LAYOUTS[layout], bool(readonly),
+                                           bool(recarray), bool(aligned))
             return Array(_DTYPE_OF_NUM[num], ndim, LAYOUTS[layout], bool(readonly))
         if kind == K_DEVICE_ARRAY:
             num, ndim, readonly = desc[pos:pos + 3]
             pos += 3
             return DeviceArray(_DTYPE_OF_NUM[num], ndim, "A", bool(readonly))
+        if kind == K_RECORD:
+            dtype, _, aligned = _runtime.record_info(desc[pos])
+            pos += 1
+            return records.Record(records.record_dtype(dtype), False, bool(aligned))
         if kind == K_TUPLE:
             n = desc[pos]
             pos += 1
@@ -167,6 +182,11 @@ def to_descriptor(t: Type) -> tuple:
     if isinstance(t, Array):
         layout = t.layout if t.layout in LAYOUTS else "A"
         return (K_ARRAY, _typenum(t.dtype), t.ndim, LAYOUTS.index(layout), int(t.readonly))
+    if isinstance(t, records.RecordArray):
+        num = _runtime.register_record(t.rec.np_dtype, t.recarray, t.aligned)
+        return (K_ARRAY, num, t.ndim, LAYOUTS.index(t.layout if t.layout in LAYOUTS else "A"), int(t.readonly))
+    if isinstance(t, records.Record):
+        return (K_RECORD, _runtime.register_record(t.rec.np_dtype, t.rec.record, t.aligned))
     if isinstance(t, Tuple):
         out = (K_TUPLE, len(t.items))
         for item in t.items:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .base import CExpr
 from ..hir import types as T
+from .records_lib import lookup as record_attribute
 from .numpy_iter import flat_code, flat_type
 
 
@@ -70,4 +71,7 @@ def lookup(base: T.Type, attr: str) -> AttrRule | None:
         return ARRAY_ATTRS.get(attr)
     if isinstance(base, T.Scalar):
         return SCALAR_ATTRS.get(attr)
+    if isinstance(base, (T.RecordArray, T.Record)):
+        rule = record_attribute(base, attr, ARRAY_ATTRS)
+        return AttrRule(*rule) if rule else None
     return None

@@ -53,10 +53,12 @@ def _iter_only(ls):
 def _len(site):
     site.check_arity(1, 1)
     t = site.args[0]
-    if isinstance(t, T.Array):
+    if isinstance(t, (T.Array, T.RecordArray)):
         if t.ndim == 0:
             raise site.error("len() of unsized object")
         return T.INT, None
+    if isinstance(t, T.Record):  # the number of fields
+        return T.INT, len(t.rec.fields)
     if isinstance(t, T.Tuple):
         return T.INT, len(t.items)
     raise site.error(f"object of type '{t}' has no len()")

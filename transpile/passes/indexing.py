@@ -8,6 +8,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
 from ..library.base import NOT_CONST
+from . import records
 from .index_info import IndexInfo
 
 
@@ -52,6 +53,8 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
         return _tuple_getitem(typer, node, base)
     if isinstance(base, T.LibIter):
         return _lib_subscript(typer, node, base)
+    if isinstance(base, (T.RecordArray, T.Record)):
+        return records.getitem(typer, node, base, getitem)
     if not isinstance(base, T.Array):
         raise typer.error(node, f"'{base}' object is not subscriptable")
     if len(node.index) == 1 and isinstance(node.index[0], h.Const) and node.index[0].value is Ellipsis:
@@ -161,6 +164,8 @@ def setitem(typer, target: h.Subscript, base: T.Type, value: T.Type) -> IndexInf
     if isinstance(base, T.LibIter):
         typer.index_types(target)
         return _lib_subscript(typer, target, base, value)
+    if isinstance(base, (T.RecordArray, T.Record)):
+        return records.setitem(typer, target, base, value, getitem)
     if not isinstance(base, T.Array):
         raise typer.error(target, f"'{base}' object does not support item assignment")
     typer.index_types(target)

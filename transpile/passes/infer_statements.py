@@ -12,6 +12,7 @@ from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
 from . import function_values  # functions passed, stored and returned as values
+from . import records  # record arrays and records
 from .raise_codes import RAISE_CODES
 
 
@@ -175,6 +176,8 @@ class StatementTyping:
             dicts.iterable_in_zip(self, node, it)
         if isinstance(it, T.Range):
             return T.INT
+        if isinstance(it, T.RecordArray):
+            return records.element_type(it)
         if isinstance(it, T.Array):
             if it.ndim == 0:
                 raise self.error(node, "iteration over a 0-d array")

@@ -18,7 +18,7 @@ static int same_view(PyArrayObject *a, const tr_array_out *o, int ndim) {
 }
 
 static PyObject *box_array(const Node *node, tr_array_out *o) {
-    PyArray_Descr *d = descr_of[node->typenum];
+    PyArray_Descr *d = descr_of_num(node->typenum);
     npy_intp *shape = (npy_intp *)o->shape;
     npy_intp *strides = (npy_intp *)o->strides;
     if (o->buffer) {
@@ -42,13 +42,18 @@ static PyObject *box_array(const Node *node, tr_array_out *o) {
     }
     if (o->owner) {
         PyArrayObject *base = (PyArrayObject *)o->owner;
-        if (same_view(base, o, node->ndim) && canonical_typenum[PyArray_DESCR(base)->type_num] == node->typenum) {
+        int t = PyArray_DESCR(base)->type_num;
+        if (same_view(base, o, node->ndim) &&
+            (is_record_num(node->typenum) ? record_array_matches(base, node->typenum)
+                                          : t >= 0 && t < NPY_NTYPES_LEGACY && canonical_typenum[t] == node->typenum)) {
             Py_INCREF(base);
             return (PyObject *)base;
         }
         Py_INCREF(d);
         int flags = PyArray_FLAGS(base) & NPY_ARRAY_WRITEABLE;
-        PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, d, node->ndim, shape, strides, o->data, flags, NULL);
+        PyTypeObject *sub = is_record_num(node->typenum) && records[node->typenum - RECORD_BASE].recarray
+                                ? (PyTypeObject *)recarray_type : &PyArray_Type; /* a view of an np.recarray is one */
+        PyObject *arr = PyArray_NewFromDescr(sub, d, node->ndim, shape, strides, o->data, flags, NULL);
         if (!arr) return NULL;
         Py_INCREF(base);
         if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)base) < 0) {
@@ -105,6 +110,8 @@ static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
         return PyArray_Scalar(slots[(*si)++], descr_of[node->typenum], NULL);
     case K_ARRAY:
         return box_array(node, (tr_array_out *)slots[(*si)++]);
+    case K_RECORD:
+        return box_record(node, (tr_array_out *)slots[(*si)++]);
     case K_OBJECT: {
         PyObject *o = *(PyObject **)slots[(*si)++];  /* a reference handed over */
         return o ? o : Py_NewRef(Py_None);

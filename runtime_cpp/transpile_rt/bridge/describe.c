@@ -19,6 +19,18 @@ static int describe_into(PyObject *obj, PyObject *out, int depth) {
     if (PyFloat_CheckExact(obj)) { PUSH(K_PYFLOAT); return 0; }
     if (PyComplex_CheckExact(obj)) { PUSH(K_PYCOMPLEX); return 0; }
     if (PyUnicode_CheckExact(obj)) { PUSH(K_STR); return 0; }
+    int rec = record_num_of(obj);
+    if (rec < 0) return -1;
+    if (rec && PyArray_Check(obj)) {
+        PyArrayObject *a = (PyArrayObject *)obj;
+        PUSH(K_ARRAY);
+        PUSH(rec);
+        PUSH(PyArray_NDIM(a));
+        PUSH(array_layout(a));
+        PUSH(!(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE));
+        return 0;
+    }
+    if (rec) { PUSH(K_RECORD); PUSH(rec); return 0; }
     if (PyArray_Check(obj)) {
         PyArrayObject *a = (PyArrayObject *)obj;
         const char *why = array_problem(a);
@@ -156,7 +168,11 @@ static int parse_tree(PyObject *flat, Py_ssize_t *pos, Node *nodes, int *count) 
         NEXT(node->ndim);
         NEXT(node->layout);
         NEXT(node->readonly);
-        if (node->typenum < 0 || node->typenum >= NPY_NTYPES_LEGACY || !descr_of[node->typenum]) goto bad;
+        if (!descr_of_num(node->typenum)) goto bad;
+        return 0;
+    case K_RECORD:
+        NEXT(node->typenum);
+        if (!is_record_num(node->typenum)) goto bad;
         return 0;
     case K_INSTANCE:
         NEXT(node->typenum);

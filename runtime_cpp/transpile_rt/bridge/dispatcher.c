@@ -112,7 +112,7 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
         for (int i = 0; i < res_nodes; ++i) {
             int k = ov->res[i].kind;
             if (k == K_NONE || k == K_TUPLE) continue;
-            if (k == K_ARRAY) {
+            if (k == K_ARRAY || k == K_RECORD) {
                 memset(&aouts[ai], 0, sizeof(tr_array_out));
                 resp[ri++] = &aouts[ai++];
             } else {
@@ -354,7 +354,7 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     ov->res_nodes = tree_size(r);
     ov->res_arrays = 0;
     for (int i = 0; i < ov->res_nodes; ++i)
-        if (r[i].kind == K_ARRAY) ++ov->res_arrays;
+        if (r[i].kind == K_ARRAY || r[i].kind == K_RECORD) ++ov->res_arrays;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
     ov->guards = ov->guard_dict = NULL;
     /* the compiler's flag, and never for a descriptor with Python objects in it */

@@ -28,6 +28,7 @@
 #include "types.c"      /* descriptor trees, slots, dtype tables, the Dispatcher record */
 #include "device.c"     /* __cuda_array_interface__ */
 #include "objects.c"    /* @jit_class objects, function values, Field */
+#include "records.c"    /* structured dtypes: record arrays, np.void records */
 #include "describe.c"   /* describe(obj), parsing descriptors */
 #include "unpack.c"     /* matching and unpacking arguments */
 #include "box.c"        /* boxing results */
@@ -44,6 +45,9 @@ static PyMethodDef module_methods[] = {
      "register_function(fn, code, globals[, closure]) -> the number of a function value in descriptors (code and "
      "globals: also match functions of that code without defaults, with a closure or not as `closure` says; else "
      "None, None)"},
+    {"record_info", record_info, METH_O, "record_info(num) -> (dtype, recarray, aligned): the records a descriptor names"},
+    {"register_record", register_record, METH_VARARGS,
+     "register_record(dtype, recarray, aligned) -> num: the descriptor number of these records"},
     {"describe", describe, METH_O, "describe(value) -> type descriptor tuple; TypeError if unsupported"},
     {"load_library", load_library, METH_O, "load_library(path) -> handle"},
     {"symbol", lookup_symbol, METH_VARARGS, "symbol(handle, name) -> address"},

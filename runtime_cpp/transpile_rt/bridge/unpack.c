@@ -28,10 +28,16 @@ static int match_item(PyObject *obj, const Node *nodes, int *ni) {
     }
     case K_NPSCALAR: return scalar_typenum(obj) == node->typenum;
     case K_FUNCTION: return function_matches(obj, node->typenum);
+    case K_RECORD: return record_scalar_matches(obj, node->typenum);
     case K_ARRAY: {
         if (!PyArray_Check(obj)) return 0;
         PyArrayObject *a = (PyArrayObject *)obj;
         int t = PyArray_DESCR(a)->type_num;
+        if (is_record_num(node->typenum)) {
+            if (PyArray_NDIM(a) != node->ndim || !record_array_matches(a, node->typenum)) return 0;
+            if (!node->readonly && !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE)) return 0;
+            return node->layout == LAYOUT_A || array_layout(a) == node->layout;
+        }
         if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != node->typenum) return 0;
         if (PyArray_NDIM(a) != node->ndim || array_problem(a)) return 0;
         if (!node->readonly && !(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE)) return 0;
@@ -140,22 +146,33 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
         PyArray_ScalarAsCtype(obj, &slots[(*si)++]);
         return 1;
     }
+    case K_RECORD: {
+        if (!record_scalar_matches(obj, node->typenum)) return 0;
+        tr_array_in *in = &slots[(*si)++].a;
+        in->data = ((PyVoidScalarObject *)obj)->obval;
+        in->shape = in->strides = NULL;
+        in->owner = obj;
+        return 1;
+    }
     case K_ARRAY: {
         if (!PyArray_Check(obj)) return 0;
         PyArrayObject *a = (PyArrayObject *)obj;
         PyArray_Descr *d = PyArray_DESCR(a);
         int t = d->type_num;
-        if (t != node->typenum) {
-            if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != node->typenum) return 0;
-        }
-        if (PyArray_NDIM(a) != node->ndim) return 0;
         int flags = PyArray_FLAGS(a);
-        if (!(flags & NPY_ARRAY_ALIGNED) || !PyArray_ISNBO(d->byteorder)) return 0;
+        if (PyArray_NDIM(a) != node->ndim) return 0;
         if (node->readonly != !(flags & NPY_ARRAY_WRITEABLE)) return 0;
         if (array_layout(a) != node->layout) return 0;
-        npy_intp item = PyArray_ITEMSIZE(a);
-        for (int k = 0; k < node->ndim; ++k)
-            if (PyArray_STRIDES(a)[k] % item) return 0;
+        if (is_record_num(node->typenum)) {  /* its own dtype, alignment and stride checks (records.c) */
+            if (!record_array_matches(a, node->typenum)) return 0;
+        } else {
+            if (t != node->typenum && (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] != node->typenum))
+                return 0;
+            if (!(flags & NPY_ARRAY_ALIGNED) || !PyArray_ISNBO(d->byteorder)) return 0;
+            npy_intp item = PyArray_ITEMSIZE(a);
+            for (int k = 0; k < node->ndim; ++k)
+                if (PyArray_STRIDES(a)[k] % item) return 0;
+        }
         tr_array_in *in = &slots[(*si)++].a;
         in->data = PyArray_BYTES(a);
         in->shape = (const int64_t *)PyArray_DIMS(a);

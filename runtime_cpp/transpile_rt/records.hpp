@@ -1,0 +1,51 @@
+// Structured dtypes: record arrays are tr::Array<rec::Bytes<S>, N, L> (S the
+// dtype's itemsize, so strides in elements are NumPy's in bytes over S), a
+// single record (np.void) is a 0-d view of one of them, and a field is read
+// and written at its byte offset with memcpy (any layout, packed or aligned).
+// A field as an array of its own (a['x']) is a strided view, which the
+// compiler makes only where the offsets and itemsize allow it
+// (hir/records.py: RecordDtype.viewable) and the bridge found the data aligned.
+#pragma once
+#include <string.h>
+#include "array.hpp"
+
+namespace tr::rec {
+
+template <int S> struct Bytes {
+    unsigned char b[S];
+};
+
+// a[i, j] of a record array: the record, a view that keeps the array's memory alive.
+template <class T, int N, int L, class... I> inline Array<T, 0, A> item(const Array<T, N, L> &a, I... idx) {
+    Array<T, 0, A> r;
+    r.data = &tr::at(a, idx...);
+    r.owner = a.owner;
+    return r;
+}
+
+template <class F> inline F get(const void *record, int64_t offset) {
+    F v;
+    memcpy(&v, static_cast<const unsigned char *>(record) + offset, sizeof(F));
+    return v;
+}
+template <class F, class T> inline F get(const Array<T, 0, A> &r, int64_t offset) { return get<F>(r.data, offset); }
+
+template <class F> inline void set(void *record, int64_t offset, F v) {
+    memcpy(static_cast<unsigned char *>(record) + offset, &v, sizeof(F));
+}
+template <class F, class T> inline void set(const Array<T, 0, A> &r, int64_t offset, F v) { set<F>(r.data, offset, v); }
+
+// a['x']: the field of every record, as a strided array of the field's type.
+template <class F, int64_t OFFSET, class T, int N, int L> inline Array<F, N, A> field(const Array<T, N, L> &a) {
+    static_assert(sizeof(T) % sizeof(F) == 0, "a field view needs an itemsize that is a multiple of the field's");
+    Array<F, N, A> v;
+    v.data = reinterpret_cast<F *>(reinterpret_cast<unsigned char *>(a.data) + OFFSET);
+    for (int k = 0; k < N; ++k) {
+        v.shape[k] = a.shape[k];
+        v.strides[k] = a.stride(k) * int64_t(sizeof(T) / sizeof(F));
+    }
+    v.owner = a.owner;
+    return v;
+}
+
+}  // namespace tr::rec
