@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 8
+#define TR_ABI_VERSION 9
 #define TR_MAX_NDIM 32
 #define TR_MSG_SIZE 488
 
@@ -154,7 +154,8 @@ typedef struct tr_value {
 
 /* np.random draws (transpile_rt/numpy/random.hpp): the bitgen_t (numpy/random/bitgen.h)
  * NumPy's own draws use, the legacy RandomState's cached second Gaussian
- * (NULL where unavailable), and the BitGenerator's lock (a Python object). */
+ * (NULL where unavailable), and the BitGenerator's lock (a Python object,
+ * the bridge's). */
 typedef struct tr_random {
     void *bitgen;
     int *has_gauss;
@@ -198,13 +199,13 @@ typedef struct tr_host {
      * writes nothing), then calls its flush() when `flush`.  TR_OK, or
      * TR_ERR_PYTHON with an exception set. */
     int (*write_text)(int32_t file, const char *data, int64_t len, int32_t flush);
-    /* np.random (ABI 8): random_state(NULL) is the global RandomState
-     * (np.random.mtrand._rand; NULL with an exception set if unreachable).
-     * Each draw runs between random_enter, which takes the BitGenerator's
-     * lock (0; -1 with an exception set), and random_leave. */
-    tr_random *(*random_state)(void *generator);
-    int (*random_enter)(tr_random *r);
-    void (*random_leave)(tr_random *r);
+    /* np.random (ABI 9): random_hold(NULL) is the global RandomState
+     * (np.random.mtrand._rand) with its BitGenerator's lock taken by this
+     * thread (NULL with an exception set).  The lock stays held until
+     * random_release, which the entry calls when it returns; every other
+     * member of this table releases it first, since it may run Python. */
+    tr_random *(*random_hold)(void *generator);
+    void (*random_release)(void);
 } tr_host;
 
 /* The slot of a list argument or result (descriptor kind 9): the Python

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from tests.diff._support import jit
-from transpile.diagnostics import TranspileError
+from transpile import jit as jit_fallback
+from transpile.diagnostics import TranspileError, TranspileFallbackWarning
 
 
 def _same_state(a, b):
@@ -166,6 +167,34 @@ def test_draws_hold_the_bit_generators_lock():
     np.random.seed(7)
     np.random.random(n + sum(fills))
     _same_state(after, np.random.mtrand._rand.get_state())
+
+
+def _draw_in_a_thread():
+    out = []
+    thread = threading.Thread(target=lambda: out.append(np.random.random()))
+    thread.start()
+    thread.join(timeout=20)
+    assert out, "the other thread never got the BitGenerator's lock"
+    return out[0]
+
+
+def test_python_code_between_draws_finds_the_lock_free():
+    # the lock compiled draws hold goes back before Python runs (here a fallback statement joining a thread
+    # that draws): no deadlock, and one stream in program order
+    def joined(n):
+        s = 0.0
+        for i in range(n):
+            s = s * 0.5 + np.random.random()
+            t = _draw_in_a_thread()  # @jit.typing: () -> float
+            s += np.random.randn() * t
+        return s
+
+    compiled = jit_fallback(joined)
+    np.random.seed(5)
+    with pytest.warns(TranspileFallbackWarning):
+        got = compiled(3)
+    np.random.seed(5)
+    assert got == joined(3)
 
 
 def test_forms_not_compiled_are_precise_errors_under_fullgraph():

@@ -28,6 +28,7 @@ from .lower_lambdas import LambdaLowering
 from .lower_functions import FunctionValueLowering, function_header
 from .lower_globals import GlobalsLowering
 from . import lower_records
+from ..library.random_lib import H_RANDOM
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import alt_slot, bound_flag, kind_slot, local_name, symbol, weak_flag
 from .types import ctype, literal
@@ -148,6 +149,8 @@ class ModuleLowerer:
 
     def entry(self, tf: TypedFunction, sym: str) -> CxxEntry:
         unpack, call_args = [], []
+        if H_RANDOM in self.includes:  # the BitGenerator lock its draws took goes back when the call ends
+            unpack.append("tr::random::CallScope tr_random_scope;")
         slot = 0
         for name, t in zip(tf.params, tf.arg_types):
             if isinstance(t, T.DeviceArray):  # checked and its stream waited for (backend/cuda.cuh)

@@ -389,15 +389,40 @@ static int host_write_text(int32_t file, const char *data, int64_t len, int32_t 
     return TR_OK;
 }
 
-static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref, host_call_region, host_to_float64,
-                             host_truthy,
+/* Every service that may run Python code (a region, __float__, __del__, a write) first gives back the
+ * BitGenerator lock compiled draws hold (random.c): Python on this thread, or a thread it waits for, may draw. */
+#define TR_RNG_FREE(name, ret, params, args)                                                                  \
+    static ret name##_rng params {                                                                             \
+        host_random_release();                                                                                 \
+        return name args;                                                                                      \
+    }
+TR_RNG_FREE(host_decref, void, (void *o), (o))
+TR_RNG_FREE(host_call_region, int,
+            (void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout, tr_value *outs, tr_error *err),
+            (regions, region, nin, ins, nout, outs, err))
+TR_RNG_FREE(host_to_float64, int, (void *object, double *out, const char *where, tr_error *err),
+            (object, out, where, err))
+TR_RNG_FREE(host_truthy, int, (void *object, int *out, tr_error *err), (object, out, err))
+TR_RNG_FREE(host_seq_size, int64_t, (void *seq), (seq))
+TR_RNG_FREE(host_seq_item, void *, (void *seq, int64_t i), (seq, i))
+TR_RNG_FREE(host_unbox, int, (void *object, tr_value *v), (object, v))
+TR_RNG_FREE(host_box, void *, (tr_value *v), (v))
+TR_RNG_FREE(host_make_seq, void *, (int32_t is_list, int64_t n, void **items), (is_list, n, items))
+TR_RNG_FREE(host_list_assign, int, (void *list, void *items), (list, items))
+TR_RNG_FREE(host_make_container, void *, (int32_t kind, int64_t n, tr_value *items), (kind, n, items))
+TR_RNG_FREE(host_text_of, void *, (void *object, int32_t repr, const char **data, int64_t *len),
+            (object, repr, data, len))
+TR_RNG_FREE(host_write_text, int, (int32_t file, const char *data, int64_t len, int32_t flush),
+            (file, data, len, flush))
+
+static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref_rng, host_call_region_rng,
+                             host_to_float64_rng, host_truthy_rng,
                              /* members after this are named (helpers add theirs independently) */
-                             .make_container = host_make_container,
-                             .seq_size = host_seq_size, .seq_item = host_seq_item, .unbox = host_unbox,
-                             .box = host_box, .make_seq = host_make_seq, .list_assign = host_list_assign,
-                             .text_of = host_text_of, .write_text = host_write_text,
-                             .random_state = host_random_state, .random_enter = host_random_enter,
-                             .random_leave = host_random_leave};
+                             .make_container = host_make_container_rng,
+                             .seq_size = host_seq_size_rng, .seq_item = host_seq_item_rng, .unbox = host_unbox_rng,
+                             .box = host_box_rng, .make_seq = host_make_seq_rng, .list_assign = host_list_assign_rng,
+                             .text_of = host_text_of_rng, .write_text = host_write_text_rng,
+                             .random_hold = host_random_hold, .random_release = host_random_release};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */

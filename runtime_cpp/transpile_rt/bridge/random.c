@@ -13,10 +13,14 @@
  *
  * Locking: a BitGenerator's draws are serialised by its `lock` (an RLock in
  * NumPy 2), which another thread may hold while it fills an array without
- * the GIL.  Each compiled draw takes it (random_enter / random_leave, through
- * the lock methods' C functions) and releases it before any Python code can
- * run, so a same-thread Python draw or a thread the compiled code waits on
- * never finds it held.  Part of transpile._runtime (runtime.c includes it). */
+ * the GIL.  Compiled code takes it at its first draw (random_hold; a
+ * blocking acquire waits without the GIL) and keeps it until Python code
+ * could run: the call returns (random_release, from the entry's scope in
+ * random.hpp) or calls the bridge for anything else (host.c releases it
+ * first), so a Python draw on this thread, or a thread the code waits for,
+ * never finds it held.  Taking it per draw cost ~160 ns a draw (the lock's
+ * method calls), more than the draws.  Part of transpile._runtime (runtime.c
+ * includes it). */
 #include <numpy/random/bitgen.h>
 
 typedef struct { /* legacy-distributions.h's aug_bitgen_t */
@@ -151,19 +155,8 @@ static void probe_random(void) {
     PyErr_Clear();
 }
 
-/* random_state(NULL): the global RandomState's draws; NULL with RuntimeError when the probe failed. */
-static tr_random *host_random_state(void *generator) {
-    probe_random();
-    if (generator == NULL && RNG.ok) {
-        RNG.legacy.lock = *(void **)((char *)RNG.rs + RNG.off_lock); /* read live: __setstate__ may replace it */
-        return &RNG.legacy;
-    }
-    PyErr_SetString(PyExc_RuntimeError, "transpile: NumPy's random state is not reachable from compiled code");
-    return NULL;
-}
-
-/* Calls a method of the lock through its C function when the lock is a _thread.lock or
- * _thread.RLock (NumPy's BitGenerator lock): no bound method, no call machinery. */
+/* Calls acquire (acquire=1) or release of the lock through the C function of the method when the lock is
+ * a _thread.lock or _thread.RLock (NumPy's BitGenerator lock): no bound method, no call machinery. */
 static PyObject *lock_call(PyObject *lock, int acquire) {
     for (int i = 0; i < 2; ++i) {
         if (Py_TYPE(lock) == RNG.lock_types[i]) {
@@ -175,21 +168,46 @@ static PyObject *lock_call(PyObject *lock, int acquire) {
     return PyObject_CallMethod(lock, acquire ? "acquire" : "release", NULL);
 }
 
-/* 0 with the lock taken (a blocking acquire waits without the GIL), or -1 with an exception set. */
-static int host_random_enter(tr_random *r) {
-    PyObject *ok = lock_call((PyObject *)r->lock, 1);
-    if (!ok) return -1;
-    Py_DECREF(ok);
-    return 0;
+/* The state compiled code holds the lock of (one at a time), and the thread holding it. */
+static tr_random *rng_held;
+static unsigned long rng_holder;
+
+static void host_random_release(void) {
+    if (!rng_held) return;
+    PyObject *lock = (PyObject *)rng_held->lock;
+    rng_held = NULL;
+    PyObject *type, *value, *tb; /* an error being raised stays the one raised */
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *ok = lock_call(lock, 0);
+    if (ok) Py_DECREF(ok);
+    else PyErr_WriteUnraisable(lock);
+    Py_DECREF(lock);
+    PyErr_Restore(type, value, tb);
 }
 
-static void host_random_leave(tr_random *r) {
-    PyObject *type, *value, *tb; /* a draw's error stays the one raised */
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *ok = lock_call((PyObject *)r->lock, 0);
-    if (ok) Py_DECREF(ok);
-    else PyErr_WriteUnraisable((PyObject *)r->lock);
-    PyErr_Restore(type, value, tb);
+/* random_hold(NULL): the global RandomState's draws, its lock held by this thread until random_release;
+ * NULL with an exception set (RuntimeError when the probe failed). */
+static tr_random *host_random_hold(void *generator) {
+    probe_random();
+    if (generator != NULL || !RNG.ok) {
+        PyErr_SetString(PyExc_RuntimeError, "transpile: NumPy's random state is not reachable from compiled code");
+        return NULL;
+    }
+    tr_random *r = &RNG.legacy;
+    unsigned long me = PyThread_get_thread_ident();
+    if (rng_held == r && rng_holder == me) return r;
+    host_random_release();
+    PyObject *lock = Py_NewRef(*(PyObject **)((char *)RNG.rs + RNG.off_lock)); /* read live: __setstate__ may replace it */
+    PyObject *ok = lock_call(lock, 1);
+    if (!ok) {
+        Py_DECREF(lock);
+        return NULL;
+    }
+    Py_DECREF(ok);
+    r->lock = lock;
+    rng_held = r;
+    rng_holder = me;
+    return r;
 }
 
 /* random_support() -> (legacy draws, legacy Gaussians): what the typer may compile. */

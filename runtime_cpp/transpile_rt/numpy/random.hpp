@@ -2,17 +2,16 @@
 //
 // The bridge hands out the bitgen_t the global RandomState
 // (np.random.mtrand._rand) draws through, together with its cached second
-// Gaussian and its lock (host random_state; bridge/random.c).  Each draw takes
-// the lock, advances that same state with the legacy algorithm NumPy's
-// RandomState method uses, and releases it, so a seeded sequence is NumPy's
+// Gaussian, with its lock held (host random_hold; bridge/random.c).  Each
+// draw advances that same state with the legacy algorithm NumPy's
+// RandomState method uses, so a seeded sequence is NumPy's
 // whichever side draws, and Python draws before, between and after compiled
 // ones continue the same stream.  The bounded-integer algorithm is NumPy's
 // own (libnpyrandom.a, linked into modules that include this header:
 // build/toolchain.py).  Draws need the interpreter's lock: modules that draw
 // keep the GIL and never run draws on prange threads.
 #pragma once
-#include <cmath>
-#include <cstdint>
+#include <stdint.h>
 #include "../fallback.hpp"
 
 extern "C" {
@@ -25,29 +24,32 @@ void random_bounded_uint64_fill(bitgen_t *bitgen_state, uint64_t off, uint64_t r
 namespace tr {
 namespace random {
 
-inline tr_random *legacy_state() {
-    if (!host().table) raise(TR_ERR_RUNTIME, "%s", "np.random: this module was not given the bridge's host table");
-    tr_random *r = host().table->random_state(nullptr);
-    if (!r) python_error();
-    return r;
-}
-
-// One draw (or one fill) under the BitGenerator's lock.
-struct Locked {
+// The global RandomState's state, its lock held by this thread until the entry's CallScope ends (or the
+// bridge is called for anything else): taken at the first draw of a call, not at each.
+struct Drawing {
     tr_random *r;
-    explicit Locked(tr_random *state) : r(state) {
-        if (host().table->random_enter(r) != 0) python_error();
+    Drawing() {
+        if (!host().table) raise(TR_ERR_RUNTIME, "%s", "np.random: this module was not given the bridge's host table");
+        r = host().table->random_hold(nullptr);
+        if (!r) python_error();
     }
-    ~Locked() { host().table->random_leave(r); }
-    Locked(const Locked &) = delete;
-    Locked &operator=(const Locked &) = delete;
     bitgen_t *bg() const { return static_cast<bitgen_t *>(r->bitgen); }
     double next_double() const { return bg()->next_double(bg()->state); }
 };
 
+// In each entry of a module that draws: gives the lock back when the call returns or raises.
+struct CallScope {
+    CallScope() = default;
+    CallScope(const CallScope &) = delete;
+    CallScope &operator=(const CallScope &) = delete;
+    ~CallScope() {
+        if (host().table) host().table->random_release();
+    }
+};
+
 // RandomState's Gaussian: the polar Box-Muller method, which makes two values
 // and keeps the second in the RandomState for the next call (legacy_gauss).
-inline double legacy_gauss(const Locked &l) {
+inline double legacy_gauss(const Drawing &l) {
     if (*l.r->has_gauss) {
         const double kept = *l.r->gauss;
         *l.r->has_gauss = 0;
@@ -60,7 +62,7 @@ inline double legacy_gauss(const Locked &l) {
         x2 = 2.0 * l.next_double() - 1.0;
         r2 = x1 * x1 + x2 * x2;
     } while (r2 >= 1.0 || r2 == 0.0);
-    const double f = std::sqrt(-2.0 * std::log(r2) / r2);
+    const double f = __builtin_sqrt(-2.0 * __builtin_log(r2) / r2);  // libm's log, as NumPy's
     *l.r->gauss = f * x1;
     *l.r->has_gauss = 1;
     return f * x2;
@@ -68,28 +70,28 @@ inline double legacy_gauss(const Locked &l) {
 
 // np.random.random() / random_sample() / rand()
 inline double random_sample() {
-    Locked l(legacy_state());
+    Drawing l;
     return l.next_double();
 }
 
 // np.random.uniform(low, high): low + (high - low) * U; NumPy checks the range first.
 inline double uniform(double low, double high) {
     const double range = high - low;
-    if (!std::isfinite(range)) raise(TR_ERR_OVERFLOW, "%s", "Range exceeds valid bounds");
-    Locked l(legacy_state());
+    if (!__builtin_isfinite(range)) raise(TR_ERR_OVERFLOW, "%s", "Range exceeds valid bounds");
+    Drawing l;
     return low + range * l.next_double();
 }
 
 // np.random.standard_normal() / randn()
 inline double standard_normal() {
-    Locked l(legacy_state());
+    Drawing l;
     return legacy_gauss(l);
 }
 
 // np.random.normal(loc, scale): NumPy refuses a scale whose sign bit is set (-0.0 too), not NaN.
 inline double normal(double loc, double scale) {
-    if (!std::isnan(scale) && std::signbit(scale)) raise(TR_ERR_VALUE, "%s", "scale < 0");
-    Locked l(legacy_state());
+    if (!__builtin_isnan(scale) && __builtin_signbit(scale)) raise(TR_ERR_VALUE, "%s", "scale < 0");
+    Drawing l;
     return loc + scale * legacy_gauss(l);
 }
 
@@ -98,10 +100,7 @@ inline int64_t randint(int64_t low, int64_t high) {
     if (low >= high) raise(TR_ERR_VALUE, "%s", "low >= high");
     const uint64_t rng = uint64_t(high) - 1u - uint64_t(low), off = uint64_t(low);
     uint64_t out;
-    {
-        Locked l(legacy_state());
-        random_bounded_uint64_fill(l.bg(), off, rng, 1, true, &out);
-    }
+    random_bounded_uint64_fill(Drawing().bg(), off, rng, 1, true, &out);
     return int64_t(out);
 }
 
