@@ -176,3 +176,24 @@ def test_unsupported_records_are_refused_at_the_boundary():
             assert plain_jit(subarray_sum)(arr) == subarray_sum(arr)
     with pytest.raises(TypeError, match="subarray"):
         jit(subarray_sum)(sub)
+
+
+@jit
+def grid(g, s):
+    """Records of a 2-d array: whole fields stored (g['w'] = ..., g['n'] += 1) and records read."""
+    g["w"] = g["w"] * s
+    g["n"] += 1
+    t = 0.0
+    for i in range(g.shape[0]):
+        for j in range(g.shape[1]):
+            t += g[i, j]["w"] * g[i, -1 - j]["n"]
+    return t, g["w"][1:] * 2, g[1]["n"].sum(), g[-1, 0]["k"]
+
+
+def test_two_dimensional_records_and_whole_field_stores(check):
+    g = np.zeros((3, 4), [("w", "f8"), ("n", "i4"), ("k", "u4")])
+    g["w"] = np.arange(12.0).reshape(3, 4)
+    g["n"] = np.arange(12).reshape(3, 4) % 5
+    g["k"] = 7
+    check_items(check, grid, g, 1.5)
+    check_items(check, grid, g[:, ::2], -2.0)  # strided in both axes
