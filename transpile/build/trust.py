@@ -19,12 +19,11 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 import stat
 from pathlib import Path
 
 KEY_FILE = "cache-key"
-KEY_BYTES = 32
+KEY_BYTES = 32  # from os.urandom, what secrets.token_bytes returns (secrets costs a warm start ~1 ms)
 
 _KEY: dict = {}  # key file path -> the key in use
 _PROBLEMS: dict = {}  # key file path -> why it is not trusted
@@ -74,7 +73,7 @@ def signing_key() -> bytes:
             except FileNotFoundError:
                 _KEY[path] = _create_key(Path(path))
         except (Untrusted, OSError) as exc:
-            _KEY[path] = secrets.token_bytes(KEY_BYTES)
+            _KEY[path] = os.urandom(KEY_BYTES)
             _PROBLEMS[path] = str(exc)
     return _KEY[path]
 
@@ -103,7 +102,7 @@ def _read_key(path: Path) -> bytes:
 
 def _create_key(path: Path) -> bytes:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    data = secrets.token_bytes(KEY_BYTES)
+    data = os.urandom(KEY_BYTES)
     tmp = path.with_name(f".{KEY_FILE}-{os.getpid()}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
