@@ -3,6 +3,8 @@ inside the package when installed and sit at the project root in a source
 checkout."""
 from __future__ import annotations
 
+import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,3 +37,18 @@ def fingerprint() -> str:
     from . import fingerprint as fp
 
     return fp.fingerprint(PACKAGE_DIR, [PACKAGE_DIR, templates_dir(), runtime_dir()])
+
+
+def user_dir(kind: str) -> Path:
+    """platformdirs.user_{kind}_dir("transpile", appauthor=False), kind "cache"
+    or "config".  On Linux the XDG rule is applied here: importing platformdirs
+    costs ~5 ms, and every warm start asks for the signing key's folder
+    (tests/unit/test_user_dirs.py checks that both give the same folder)."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get(f"XDG_{kind.upper()}_HOME", "")
+        if not os.path.isabs(base):  # unset, empty or relative: the XDG default
+            base = os.path.expanduser(f"~/.{kind}")
+        return Path(base, "transpile")
+    import platformdirs
+
+    return Path(getattr(platformdirs, f"user_{kind}_dir")("transpile", appauthor=False))

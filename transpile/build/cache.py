@@ -27,6 +27,7 @@ import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..resources import user_dir
 from . import meta_schema, trust
 
 META = "meta.json"
@@ -56,9 +57,7 @@ def cache_root() -> Path:
     env = os.environ.get("TRANSPILE_CACHE_DIR") or os.environ.get("MS_COMPILER_CACHE_PATH")  # MindSpore's name
     if env:
         return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("transpile", appauthor=False))
+    return user_dir("cache")
 
 
 _ROOTS: dict = {}  # configured root -> the root to use (itself, or the private one)

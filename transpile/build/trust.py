@@ -22,6 +22,8 @@ import os
 import stat
 from pathlib import Path
 
+from ..resources import user_dir
+
 KEY_FILE = "cache-key"
 KEY_BYTES = 32  # from os.urandom, what secrets.token_bytes returns (secrets costs a warm start ~1 ms)
 
@@ -42,9 +44,7 @@ def config_dir() -> Path:
     env = os.environ.get("TRANSPILE_CONFIG_DIR")
     if env:
         return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("transpile", appauthor=False))
+    return user_dir("config")
 
 
 def check_owned(path, st: os.stat_result | None = None) -> None:
