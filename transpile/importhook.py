@@ -26,13 +26,11 @@ it stays light: no libcst, no Jinja2, no subprocess.
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import inspect
 import json
 import os
 import sys
-import sysconfig
 import warnings
 
 from . import dispatcher
@@ -48,6 +46,8 @@ class NoCompilerWarning(RuntimeWarning):
 
 
 def platform_tag() -> str:
+    import sysconfig
+
     return sysconfig.get_platform()
 
 
@@ -425,7 +425,7 @@ def bind_module(module) -> int:
     return bound
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:  # a meta path finder is anything with find_spec: importlib.abc costs every warm start ~1 ms
     """Finds modules as the rest of sys.meta_path does, and makes the loader of
     a source module that has a transpile manifest bind it after executing."""
 

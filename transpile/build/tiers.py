@@ -131,9 +131,11 @@ class _State:
 
     def stop(self) -> None:
         """At exit: no new build, the running compiler killed, its staging removed."""
+        self.stopping = True
+        if self.thread is None:  # nothing ever queued (a warm start): not even `signal` to import
+            return
         import signal
 
-        self.stopping = True
         for proc in list(self.running):
             try:
                 os.killpg(proc.pid, signal.SIGKILL)  # the compiler driver and cc1plus/as under it

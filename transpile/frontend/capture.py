@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import threading
 
-from ..diagnostics import FunctionNotCompilable, TranspileError
-from .source import FunctionSource, get_source
+from ..diagnostics import FunctionNotCompilable
+from .source import FunctionSource, get_source, source_readable
 
 _CALL = threading.local()  # trace mode: the arguments of the call being compiled
 
@@ -48,11 +48,8 @@ def resolved_mode(pyfunc, mode: str) -> str:
     decided = _RESOLVED.get(memo)
     if decided is None:
         decided = "bytecode" if getattr(pyfunc, "__name__", "") == "<lambda>" else "ast"  # a lambda's line is no def
-        if decided == "ast":
-            try:
-                get_source(pyfunc)
-            except TranspileError:
-                decided = "bytecode"
+        if decided == "ast" and not source_readable(pyfunc):
+            decided = "bytecode"
         if code is not None:
             _RESOLVED[memo] = decided
     return decided

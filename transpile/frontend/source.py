@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..diagnostics import SourceLoc, TranspileError
 
 
-@dataclass(frozen=True)
-class FunctionSource:
+class FunctionSource(NamedTuple):  # not a dataclass: making one costs every warm start ~1 ms
     filename: str
     first_line: int  # file line of the text's first line
     indent: int  # columns removed from every line
@@ -49,6 +48,18 @@ def get_source(fn) -> FunctionSource:
 
     all_lines = tuple(linecache.getlines(filename)) or tuple(lines)
     return FunctionSource(filename, first or 1, indent, "".join(dedented), tuple(lines), all_lines)
+
+
+def source_readable(fn) -> bool:
+    """Whether get_source can read fn's text, without reading it:
+    inspect.getsourcelines fails only where inspect.findsource does, and
+    findsource skips the tokenizing of the function's block (milliseconds,
+    and a warm start asks this of every function it calls)."""
+    try:
+        inspect.findsource(inspect.unwrap(fn))
+    except (OSError, TypeError):
+        return False
+    return True
 
 
 def source_hash(fn) -> str:
