@@ -36,7 +36,7 @@ int64_t collatz_0(int64_t n) {
             tr_line = 34;
             // golden_funcs.py:35  n = n // 2
             // golden_funcs.py:37  n = 3 * n + 1
-            n = tr::select(int64_t(tr::py::mod(n, int64_t(2))), ((3 * n) + 1), tr::py::floordiv(n, int64_t(2)));  // both arms cheap: no branch
+            n = tr::select_bits<1>(n, ((3 * n) + 1), tr::py::floordiv(n, int64_t(2)));  // both arms cheap: no branch
             // golden_funcs.py:38  steps += 1
             tr_line = 38;
             steps = (steps + 1);

@@ -48,6 +48,11 @@ class SelectLowering:
         for arm in (a, b):  # the arms' source lines stay beside the C++ (they cannot raise: no line kept)
             loc = arm.loc
             self.emit(f"// {loc.filename.rsplit('/', 1)[-1]}:{loc.line}  {loc.source_line.strip()}")
+        mask = _low_bits(test, self.tf.types)
+        if mask is not None:  # v % 2**k (v & (2**k - 1) for any sign): tested in place
+            cond = self.expr(test.left).code
+            self.emit(f"{self.var(name)} = tr::select_bits<{mask}>({cond}, {x}, {y});  // both arms cheap: no branch")
+            return True
         self.emit(f"{self.var(name)} = tr::select({cond}, {x}, {y});  // both arms cheap: no branch")
         return True
 
@@ -72,6 +77,17 @@ class SelectLowering:
                 return isinstance(d, h.Const) and type(d.value) is int and d.value > 0 \
                     and d.value & (d.value - 1) == 0 and self.cheap(d, t) and self.cheap(node.left, t)
         return False
+
+
+def _low_bits(test, types) -> int | None:
+    """2**k - 1 when test is `v % 2**k` on an int64 v, with 2**k - 1 an
+    immediate of a test instruction (31 bits); else None."""
+    if not (isinstance(test, h.BinOp) and test.op == "%" and _int64(types.get(test.left))):
+        return None
+    d = test.right
+    if isinstance(d, h.Const) and type(d.value) is int and 1 < d.value <= 2**31 and d.value & (d.value - 1) == 0:
+        return d.value - 1
+    return None
 
 
 def _int64(t) -> bool:

@@ -1,0 +1,97 @@
+"""The fast paths of the performance work keep CPython's results:
+`x ** 2` without calling pow where the square's rounding proves pow's answer
+(runtime scalar.hpp: libm_square), math.sin/cos/tan checking their argument
+rather than their result (math/math.hpp), and `if v % 2**k == 0:` selects
+testing v's low bits in place (cxx/lower_select.py: tr::select_bits)."""
+import math
+
+import numpy as np
+import pytest
+
+from ._support import jit
+
+
+@jit
+def squares(a, out):
+    for i in range(a.shape[0]):
+        x = float(a[i])
+        out[i] = x ** 2
+
+
+def _square_inputs():
+    rng = np.random.default_rng(14)
+    near = rng.random(60_000) * 4.0 - 2.0  # 2^-90 <= x*x < 2^91: the 0.48 ULP test
+    binades = np.ldexp(1.0 + rng.random(60_000), rng.integers(-500, 500, 60_000))  # also the far path
+    binades[::2] *= -1
+    edges = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, 3.0, 2.0 ** -45, 2.0 ** 45, 2.0 ** -45.5, 2.0 ** 45.5,
+             5e-324, 1e-310, 2.0 ** -511, 1e154, -1e154, float("inf"), float("-inf"), float("nan"),
+             993.6293129383679, 700.362795162052, 4.973195287413579, 711.0887173020436]
+    return np.concatenate([near, binades, edges])
+
+
+def test_square_is_libm_pow_bit_for_bit():
+    a = _square_inputs()
+    out = np.empty_like(a)
+    squares(a, out)
+    expected = np.array([float(x) ** 2 for x in a.tolist()])
+    mismatch = np.flatnonzero(out.view(np.uint64) != expected.view(np.uint64))
+    assert mismatch.size == 0, [(a[i].hex(), out[i].hex(), expected[i].hex()) for i in mismatch[:5]]
+
+
+@jit
+def square(x):
+    return x ** 2
+
+
+def test_square_overflow_raises_as_cpython():
+    for x in (1e200, -1.5e154):
+        with pytest.raises(OverflowError):
+            square.py_func(x)
+        with pytest.raises(OverflowError):
+            square(x)
+    assert square(1e154).hex() == square.py_func(1e154).hex()
+
+
+@jit
+def trig(x):
+    return math.sin(x), math.cos(x), math.tan(x)
+
+
+def test_trig_checks_its_argument():
+    for x in (0.0, -0.0, 1.0, -2.5, 1e300, 5e-324, math.pi / 2, float("nan")):
+        got, expected = trig(x), trig.py_func(x)
+        assert [g.hex() for g in got] == [e.hex() for e in expected], x
+    for x in (float("inf"), float("-inf")):
+        with pytest.raises(ValueError, match="math domain error"):
+            trig.py_func(x)
+        with pytest.raises(ValueError, match="math domain error"):
+            trig(x)
+
+
+@jit
+def low_bits(n, limit):
+    x = n
+    steps = 0
+    while x != 1 and steps < limit:
+        if x % 2 == 0:
+            x = x // 2
+        else:
+            x = 3 * x + 1
+        if x % 8:
+            y = x - 1
+        else:
+            y = x + 5
+        steps += 1 + (y & 1)
+    return x, steps
+
+
+def test_low_bit_selects_match_cpython_for_any_sign():
+    for n in (1, 6, 27, 97, -1, -5, -8, -17, 2 ** 40 + 1, -(2 ** 40) - 3):
+        for arg in (n, np.int64(n)):
+            assert low_bits(arg, 300) == low_bits.py_func(arg, 300), n
+
+
+def test_low_bit_selects_test_in_place():
+    low_bits(27, 10)
+    cxx = low_bits.inspect_cxx()
+    assert "tr::select_bits<1>(" in cxx and "tr::select_bits<7>(" in cxx
