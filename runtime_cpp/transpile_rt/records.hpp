@@ -35,6 +35,9 @@ template <class F> inline void set(void *record, int64_t offset, F v) {
 }
 template <class F, class T> inline void set(const Array<T, 0, A> &r, int64_t offset, F v) { set<F>(r.data, offset, v); }
 
+// a[i] = r: a record's bytes into another of the same dtype (memmove: r may be a[i]).
+template <class T> inline void copy(T *dst, const T *src) { memmove(dst, src, sizeof(T)); }
+
 // a['x']: the field of every record, as a strided array of the field's type.
 template <class F, int64_t OFFSET, class T, int N, int L> inline Array<F, N, A> field(const Array<T, N, L> &a) {
     static_assert(sizeof(T) % sizeof(F) == 0, "a field view needs an itemsize that is a multiple of the field's");

@@ -98,7 +98,9 @@ def tag(a, v, w):
         n += r["n"]
     a[1]["w"] = w
     a["n"][0] = v
-    return n, a[0]["tag"], a[1]["w"]
+    a[-1] = a[1]  # a whole record of the same dtype: its bytes
+    a[0] = a[0]
+    return n, a[0]["tag"], a[1]["w"], a[2]["w"]
 
 
 def test_stores_into_small_int_fields_check_overflow(check):

@@ -58,9 +58,15 @@ def subscript(lw, node: h.Subscript, info) -> CExpr:
 
 
 def store(lw, target: h.Subscript, value: CExpr, vt, info) -> None:
-    """r['x'] = v (a[i]['x'] = v) and a['x'] = v."""
+    """r['x'] = v (a[i]['x'] = v), a['x'] = v and a[i] = r."""
     if info.readonly_write:
         lw.emit("tr::readonly_error();")
+        return
+    if info.kind == "record_copy":  # a[i] = r: the record's bytes (r may be a[i] itself)
+        src = lw.hoist(value.code)
+        arr = lw.ev(lw.expr(target.value))
+        idx = ", ".join(lw.index_code(i, p) for i, p in zip(target.index, info.parts))
+        lw.emit(f"tr::rec::copy(&tr::at({arr}, {idx}), {src}.data);")
         return
     dst = info.result.dtype
     if info.kind == "record_field":  # every record's field: an array store

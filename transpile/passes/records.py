@@ -59,12 +59,18 @@ def getitem(typer, node: h.Subscript, base, array_getitem) -> IndexInfo:
 
 
 def setitem(typer, target: h.Subscript, base, value: T.Type, array_getitem) -> IndexInfo:
-    """r['x'] = v and a['x'] = v (the field of every record); a record stored
-    whole (a[i] = r) is not compiled."""
+    """r['x'] = v, a['x'] = v (the field of every record) and a[i] = r (a
+    record of the same dtype; other dtypes convert field by field in NumPy,
+    which is not compiled)."""
     typer.index_types(target)
     name = field_name(typer, target)
+    if name is None and isinstance(base, T.RecordArray) and isinstance(value, T.Record) and value.rec == base.rec:
+        info = getitem(typer, target, base, array_getitem)  # a[i] = r of the same dtype: its bytes copied
+        if info.kind == "record_item":
+            return IndexInfo("record_copy", info.result, info.parts, readonly_write=base.readonly)
     if name is None:
-        raise typer.error(target, "only fields of records are assigned in compiled code (a[i]['x'] = v)")
+        raise typer.error(target, "compiled code assigns fields of records (a[i]['x'] = v) and whole records of the "
+                                  "same dtype (a[i] = a[j])")
     info = getitem(typer, target, base, array_getitem)
     dtype = info.result.dtype
     if isinstance(value, T.Scalar):
