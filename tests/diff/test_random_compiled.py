@@ -1,5 +1,5 @@
 """np.random draws compiled (library/random_lib.py, transpile_rt/numpy/random.hpp):
-the scalar draws of the global RandomState run in C++ on NumPy's own MT19937
+the draws of the global RandomState (one value, or an array for an integer size) run in C++ on NumPy's own MT19937
 state and cached Gaussian, so from one seed the compiled function and the
 undecorated one give the same values bit for bit, leave the same state, and
 Python draws before, between and after compiled ones continue one stream.
@@ -30,7 +30,7 @@ def _same(got, expected):
         for g, e in zip(got, expected):
             _same(g, e)
     elif isinstance(expected, np.ndarray):
-        assert got.dtype == expected.dtype
+        assert got.dtype == expected.dtype and got.shape == expected.shape
         assert got.tobytes() == expected.tobytes()  # bit for bit
     else:
         assert got == expected or (got != got and expected != expected)
@@ -169,6 +169,42 @@ def test_draws_hold_the_bit_generators_lock():
     _same_state(after, np.random.mtrand._rand.get_state())
 
 
+@jit
+def sized(n, m, k, which):
+    if which == 1:
+        return np.random.randint(5, 5, size=k)  # an empty shape: NumPy returns before checking the bounds
+    if which == 2:
+        return np.random.randint(0, size=(m, k))
+    if which == 3:
+        return np.random.uniform(0.0, np.inf, size=-1)
+    a = np.random.random(n)
+    b = np.random.rand(n, m)
+    c = np.random.randn(k)
+    d = np.random.uniform(-1.0, 3.0, size=(m, n))
+    e = np.random.normal(2.0, 0.5, n) + np.random.standard_normal(size=n)
+    f = np.random.randint(0, 7, size=(n, m, k))
+    g = np.random.randint(2 ** 40, size=m) + np.random.randint(-3, np.int16(9), np.int32(m))
+    h = np.random.random_sample(size=(n,))
+    return a, b, c, d, e, f, g, h, np.random.randn()
+
+
+def test_sized_draws_fill_in_numpys_order():
+    for args in ((3, 4, 5, 0), (0, 2, 1, 0), (1, 1, 0, 0), (-1, 2, 3, 0), (2, 2, 0, 1), (2, 2, 3, 1),
+                 (2, 0, 3, 2), (2, 2, 3, 2), (2, 2, 3, 3)):
+        outcome = []
+        for fn in (sized, sized.py_func):
+            np.random.seed(11)
+            try:
+                outcome.append((fn(*args), None))
+            except Exception as exc:  # noqa: BLE001 - compared below
+                outcome.append((None, (type(exc), str(exc))))
+            outcome[-1] += (np.random.mtrand._rand.get_state(),)
+        (got, got_err, got_state), (expected, expected_err, expected_state) = outcome
+        assert got_err == expected_err, args
+        _same(got, expected)
+        _same_state(got_state, expected_state)
+
+
 def _draw_in_a_thread():
     out = []
     thread = threading.Thread(target=lambda: out.append(np.random.random()))
@@ -199,7 +235,7 @@ def test_python_code_between_draws_finds_the_lock_free():
 
 def test_forms_not_compiled_are_precise_errors_under_fullgraph():
     def sized(n):
-        return np.random.random(size=n)
+        return np.random.random(size=n * 1.0)
 
     def typed(n):
         return np.random.randint(0, n, dtype=np.int32)
@@ -207,6 +243,7 @@ def test_forms_not_compiled_are_precise_errors_under_fullgraph():
     def floats_to_randint(x):
         return np.random.randint(0, x)
 
-    for fn, arg, words in ((sized, 3, "size="), (typed, 3, "dtype="), (floats_to_randint, 2.5, r"randint\(\) of float")):
+    cases = ((sized, 3, "size of float"), (typed, 3, "dtype="), (floats_to_randint, 2.5, r"randint\(\) of float"))
+    for fn, arg, words in cases:
         with pytest.raises(TranspileError, match=words):
             jit(fn)(arg)

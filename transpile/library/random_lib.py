@@ -1,12 +1,13 @@
 """The random draws numeric code makes (np.random.* of the global
 RandomState, random.*).
 
-Compiled: the scalar draws of the global RandomState in _COMPILED
+Compiled: the draws of the global RandomState in _COMPILED
 (np.random.random()/random_sample()/rand(), uniform, randint, normal,
-standard_normal/randn), from NumPy's own state through the bridge
+standard_normal/randn) with scalar parameters, one value or an integer
+size=/dims shape, from NumPy's own state through the bridge
 (transpile_rt/numpy/random.hpp), so seeded sequences are NumPy's and Python
-draws interleave with compiled ones.  Every other form (size=, dtype=,
-arrays, random.*) is a TypingError here and runs as Python, and so do all
+draws interleave with compiled ones.  Every other form (dtype=, array
+parameters, random.*) is a TypingError here and runs as Python, and so do all
 draws where the bridge cannot reach NumPy's state or NumPy ships no
 libnpyrandom.a.  Python's random module stays Python: its Mersenne Twister
 state lives inside _random.Random with no C API to draw from it.
@@ -78,14 +79,17 @@ def link_inputs() -> tuple[str, str] | None:
     return include, lib
 
 
-# callable -> (C++ function, parameters with their defaults, whether it needs the cached Gaussian)
+# callable -> (C++ function, scalar parameters with their defaults, whether it needs the cached Gaussian,
+# where an array's shape comes from: a size= parameter after the others, or the positional dims of rand/randn)
 _COMPILED = {
-    np.random.random: ("random_sample", (), False), np.random.random_sample: ("random_sample", (), False),
-    np.random.rand: ("random_sample", (), False),
-    np.random.uniform: ("uniform", (("low", 0.0), ("high", 1.0)), False),
-    np.random.randint: ("randint", (("low", None), ("high", None)), False),
-    np.random.normal: ("normal", (("loc", 0.0), ("scale", 1.0)), True),
-    np.random.standard_normal: ("standard_normal", (), True), np.random.randn: ("standard_normal", (), True),
+    np.random.random: ("random_sample", (), False, "size"),
+    np.random.random_sample: ("random_sample", (), False, "size"),
+    np.random.rand: ("random_sample", (), False, "dims"),
+    np.random.uniform: ("uniform", (("low", 0.0), ("high", 1.0)), False, "size"),
+    np.random.randint: ("randint", (("low", None), ("high", None)), False, "size"),
+    np.random.normal: ("normal", (("loc", 0.0), ("scale", 1.0)), True, "size"),
+    np.random.standard_normal: ("standard_normal", (), True, "size"),
+    np.random.randn: ("standard_normal", (), True, "dims"),
 }
 
 
@@ -99,25 +103,42 @@ def _available(site, gaussian: bool) -> None:
                          "is not reachable from compiled code")
 
 
-def _bind(site, params) -> list:
-    """Each parameter's source: ("arg", i), ("kw", name) or ("const", default)."""
+def _bind(site, params, shape_from: str) -> tuple[list, list]:
+    """Each scalar parameter's source, ("arg", i), ("kw", name) or ("const", default), and the
+    sources of the shape's dimensions (empty: one value), ("arg", i) or (source, item of a tuple)."""
     name = site.name or "draw"
-    if len(site.args) > len(params):
-        raise site.error(f"{name}() with array sizes (positional size arguments) runs as Python")
+    if shape_from == "dims":  # rand(d0, d1, ...), randn(...)
+        if site.kwargs:
+            raise site.error(f"{name}() takes no keyword arguments")
+        return [], [_dim(site, ("arg", i), site.args[i]) for i in range(len(site.args))]
+    names = [p for p, _ in params] + ["size"]
+    if len(site.args) > len(names):
+        raise site.error(f"{name}() takes at most {len(names)} positional arguments")
     for kw in site.kwargs:
-        if kw == "size" and site.const(site.kw_nodes[kw]) is None:
-            continue
-        if kw not in dict(params) or any(p == kw for p, _ in params[:len(site.args)]):
-            raise site.error(f"{name}({kw}=...) runs as Python: compiled draws take scalar parameters only")
-    bound = []
-    for i, (param, default) in enumerate(params):
-        if i < len(site.args):
-            bound.append(("arg", i))
-        elif param in site.kwargs:
-            bound.append(("kw", param))
-        else:
-            bound.append(("const", default))
-    return bound
+        if kw not in names or kw in names[:len(site.args)]:
+            raise site.error(f"{name}({kw}=...) runs as Python: compiled draws take {', '.join(names)}")
+    sources = []
+    for i, (param, default) in enumerate([*params, ("size", None)]):
+        sources.append(("arg", i) if i < len(site.args) else ("kw", param) if param in site.kwargs
+                       else ("const", default))
+    size, dims = sources.pop(), []
+    if size[0] != "const":
+        t = _type(site, size)
+        if isinstance(t, T.Tuple):
+            dims = [_dim(site, (size, k), item) for k, item in enumerate(t.items)]
+        elif t != T.NONE:
+            dims = [_dim(site, size, t)]
+    return sources, dims
+
+
+def _type(site, src):
+    return site.args[src[1]] if src[0] == "arg" else site.kwargs[src[1]]
+
+
+def _dim(site, src, t):
+    if not (isinstance(t, T.Scalar) and _scalar_ok(t, True) and t.kind != "b"):
+        raise site.error(f"{site.name}() with a size of {t} runs as Python: compiled draws take integer sizes")
+    return src
 
 
 def _scalar_ok(t, integer: bool) -> bool:
@@ -129,36 +150,59 @@ def _scalar_ok(t, integer: bool) -> bool:
 
 
 def _draw_infer(spec, site):
-    fn, params, gaussian = spec
-    bound = _bind(site, params)
+    fn, params, gaussian, shape_from = spec
+    bound, dims = _bind(site, params, shape_from)
     if fn == "randint":
         if not bound or bound[0][0] == "const":
             raise site.error("randint() needs at least one argument")
         if bound[1][0] == "const":  # randint(high): the one argument is the exclusive bound
             fn, bound = "randint_high", bound[:1]
+    integer = fn.startswith("randint")
     for src in bound:
-        if src[0] != "const":
-            t = site.args[src[1]] if src[0] == "arg" else site.kwargs[src[1]]
-            if not _scalar_ok(t, fn.startswith("randint")):
-                raise site.error(f"{site.name}() of {t} runs as Python: compiled draws take Python or NumPy "
-                                 f"{'integers' if fn.startswith('randint') else 'real numbers'}")
+        if src[0] != "const" and not _scalar_ok(_type(site, src), integer):
+            raise site.error(f"{site.name}() of {_type(site, src)} runs as Python: compiled draws take Python or "
+                             f"NumPy {'integers' if integer else 'real numbers'}")
+    if len(dims) > 32:
+        raise site.error(f"{site.name}(): more than 32 dimensions")
     _available(site, gaussian)
-    return (T.INT if fn.startswith("randint") else T.FLOAT), (fn, bound)
+    dtype = "int64" if integer else "float64"
+    result = T.Array(dtype, len(dims), "C") if dims else (T.INT if integer else T.FLOAT)
+    return result, (fn, bound, dims)
 
 
 def _draw_lower(ls):
-    fn, bound = ls.site_info
+    fn, bound, dims = ls.site_info
     ls.lower.module.needs_host = True  # the module receives the bridge's host table (tr_module_init)
     ctype = "int64_t" if fn.startswith("randint") else "double"
-    args = []
-    for kind, where in bound:
-        if kind == "const":
-            args.append(repr(float(where)) if ctype == "double" else str(int(where)))
-        else:
-            code = ls.args[where].code if kind == "arg" else ls.kwargs[where].code
-            args.append(f"{ctype}({code})")
-    # hoisted: draws in one expression happen in Python's order (C++ leaves `a() + b()` unordered)
-    return CExpr(ls.lower.hoist(f"tr::random::{fn}({', '.join(args)})"))
+
+    def code(src):
+        if isinstance(src[0], tuple):  # an item of a size tuple, evaluated once
+            if src[0] not in tuples:
+                tuples[src[0]] = ls.lower.hoist(code(src[0]))
+            return f"std::get<{src[1]}>({tuples[src[0]]})"
+        return ls.args[src[1]].code if src[0] == "arg" else ls.kwargs[src[1]].code
+
+    tuples = {}
+    args = [(repr(float(where)) if ctype == "double" else str(int(where))) if kind == "const"
+            else f"{ctype}({code((kind, where))})" for kind, where in bound]
+    call = f"tr::random::{fn}({', '.join(args)})"
+    if dims:
+        shape = ", ".join(f"int64_t({code(d)})" for d in dims)
+        call = f"tr::random::{fn}_n<{len(dims)}>({''.join(a + ', ' for a in args)}{{{shape}}})"
+    return CExpr(_hoist_once(ls.lower, ls.site_info, call))
+
+
+def _hoist_once(lw, info, call: str) -> str:
+    """The draw hoisted before its statement, so draws in one expression happen
+    in Python's order (C++ leaves `a() + b()` unordered); once per statement,
+    though the lowerer may lower an expression twice (boxed returns do)."""
+    done = lw.__dict__.setdefault("_random_draws", {})  # id(site_info of the call) -> (pre list, line, name)
+    seen = done.get(id(info))
+    if seen is not None and seen[0] is lw.pre and any(line is seen[1] for line in lw.pre):
+        return seen[2]
+    name = lw.hoist(call)
+    done[id(info)] = (lw.pre, lw.pre[-1], name, info)  # info kept: its id stays its own
+    return name
 
 
 for _fn, _spec in _COMPILED.items():

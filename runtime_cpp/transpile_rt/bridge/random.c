@@ -161,8 +161,9 @@ static PyObject *lock_call(PyObject *lock, int acquire) {
     for (int i = 0; i < 2; ++i) {
         if (Py_TYPE(lock) == RNG.lock_types[i]) {
             PyMethodDef *m = RNG.lock_methods[i][acquire];
-            return (m->ml_flags & METH_KEYWORDS) ? ((PyCFunctionWithKeywords)(void (*)(void))m->ml_meth)(lock, RNG.no_args, NULL)
-                                                 : m->ml_meth(lock, NULL);
+            if (m->ml_flags & METH_KEYWORDS) /* acquire(): called with no arguments */
+                return ((PyCFunctionWithKeywords)(void (*)(void))m->ml_meth)(lock, RNG.no_args, NULL);
+            return m->ml_meth(lock, NULL);
         }
     }
     return PyObject_CallMethod(lock, acquire ? "acquire" : "release", NULL);
@@ -197,7 +198,8 @@ static tr_random *host_random_hold(void *generator) {
     unsigned long me = PyThread_get_thread_ident();
     if (rng_held == r && rng_holder == me) return r;
     host_random_release();
-    PyObject *lock = Py_NewRef(*(PyObject **)((char *)RNG.rs + RNG.off_lock)); /* read live: __setstate__ may replace it */
+    /* read live: __setstate__ may replace it */
+    PyObject *lock = Py_NewRef(*(PyObject **)((char *)RNG.rs + RNG.off_lock));
     PyObject *ok = lock_call(lock, 1);
     if (!ok) {
         Py_DECREF(lock);

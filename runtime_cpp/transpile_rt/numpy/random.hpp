@@ -110,5 +110,54 @@ inline int64_t randint_high(int64_t high) {
     return randint(0, high);
 }
 
+// size= / dims: the same draws in C order, one lock for the fill, after the same checks as one draw.
+template <class T, int N, class Draw> Array<T, N, C> fill(const int64_t (&shape)[N], Draw draw) {
+    Array<T, N, C> out = tr::empty<T, N>(shape);  // negative dimensions: NumPy's ValueError
+    const int64_t n = out.size();
+    if (n) {
+        Drawing l;
+        for (int64_t i = 0; i < n; ++i) out.data[i] = draw(l);
+    }
+    return out;
+}
+
+template <int N> Array<double, N, C> random_sample_n(const int64_t (&shape)[N]) {
+    return fill<double, N>(shape, [](const Drawing &l) { return l.next_double(); });
+}
+
+template <int N> Array<double, N, C> standard_normal_n(const int64_t (&shape)[N]) {
+    return fill<double, N>(shape, [](const Drawing &l) { return legacy_gauss(l); });
+}
+
+template <int N> Array<double, N, C> uniform_n(double low, double high, const int64_t (&shape)[N]) {
+    const double range = high - low;
+    if (!__builtin_isfinite(range)) raise(TR_ERR_OVERFLOW, "%s", "Range exceeds valid bounds");
+    return fill<double, N>(shape, [=](const Drawing &l) { return low + range * l.next_double(); });
+}
+
+template <int N> Array<double, N, C> normal_n(double loc, double scale, const int64_t (&shape)[N]) {
+    if (!__builtin_isnan(scale) && __builtin_signbit(scale)) raise(TR_ERR_VALUE, "%s", "scale < 0");
+    return fill<double, N>(shape, [=](const Drawing &l) { return loc + scale * legacy_gauss(l); });
+}
+
+// NumPy returns an empty array for an empty shape before it checks the bounds, and fills the rest in one
+// call of the bounded fill (its 32-bit draws for narrow ranges are those of single draws).
+template <int N>
+Array<int64_t, N, C> randint_n(int64_t low, int64_t high, const int64_t (&shape)[N], bool one = false) {
+    int64_t n = 1;
+    for (int k = 0; k < N; ++k) n *= shape[k];
+    if (n == 0) return tr::empty<int64_t, N>(shape);
+    if (one && high <= 0) raise(TR_ERR_VALUE, "%s", "high <= 0");
+    if (low >= high) raise(TR_ERR_VALUE, "%s", "low >= high");
+    Array<int64_t, N, C> out = tr::empty<int64_t, N>(shape);
+    const uint64_t rng = uint64_t(high) - 1u - uint64_t(low), off = uint64_t(low);
+    random_bounded_uint64_fill(Drawing().bg(), off, rng, n, true, reinterpret_cast<uint64_t *>(out.data));
+    return out;
+}
+
+template <int N> Array<int64_t, N, C> randint_high_n(int64_t high, const int64_t (&shape)[N]) {
+    return randint_n<N>(0, high, shape, true);
+}
+
 }  // namespace random
 }  // namespace tr
