@@ -223,17 +223,19 @@ def command(source_path: str, output_path: str, options, portable: bool = False,
             tier: str = OPTIMIZED) -> list[str]:
     """The compiler command for one translation unit (portable: no -march=native,
     for artifacts that ship)."""
+    includes, libs = random_inputs(source_path)
     if options.backend != "cpu":
         from . import backends
 
         host = find_compiler(required=False)
-        return [*backends.compiler(options, host.path if host else None), *flags(options), source_path,
-                "-o", output_path, *backends.link_flags(options)]
+        if libs:  # nvcc's -x cu would read an archive named on the line as source
+            libs = ["-L", os.path.dirname(libs[0]), "-lnpyrandom", "-lm"]
+        return [*backends.compiler(options, host.path if host else None), *flags(options), *includes, source_path,
+                "-o", output_path, *backends.link_flags(options), *libs]
     compiler = find_compiler()
     cmd_flags = [f for f in flags(options, tier) if not (portable and f == "-march=native")]
     if uses_openmp(source_path):
         cmd_flags.append("-fopenmp")
-    includes, libs = random_inputs(source_path)
     return [compiler.path, *cmd_flags, *includes, source_path, "-o", output_path, *libs]
 
 
