@@ -116,21 +116,26 @@ def failing(which):
     return x, np.random.normal(np.inf, 0.0), np.random.normal(0.0, np.nan)
 
 
+def _same_outcome(jitted, seed, *args):
+    """The compiled and the undecorated function from one seed: the same value or
+    exception, and the same state after (a refused draw consumes nothing, as in NumPy)."""
+    outcome = []
+    for fn in (jitted, jitted.py_func):
+        np.random.seed(seed)
+        try:
+            outcome.append((fn(*args), None))
+        except Exception as exc:  # noqa: BLE001 - compared below
+            outcome.append((None, (type(exc), str(exc))))
+        outcome[-1] += (np.random.mtrand._rand.get_state(),)
+    (got, got_err, got_state), (expected, expected_err, expected_state) = outcome
+    assert got_err == expected_err, args
+    _same(got, expected)
+    _same_state(got_state, expected_state)
+
+
 def test_errors_and_edge_values_match_numpy():
     for which in range(6):
-        outcome = []
-        for fn in (failing, failing.py_func):
-            np.random.seed(which)
-            try:
-                outcome.append((fn(which), None))
-            except Exception as exc:  # noqa: BLE001 - compared below
-                outcome.append((None, (type(exc), str(exc))))
-            outcome[-1] += (np.random.mtrand._rand.get_state(),)
-        (got, got_err, got_state), (expected, expected_err, expected_state) = outcome
-        assert got_err == expected_err, which
-        if expected is not None:
-            _same(got, expected)
-        _same_state(got_state, expected_state)  # a refused draw consumed nothing, as in NumPy
+        _same_outcome(failing, which, which)
 
 
 @jit
@@ -191,18 +196,7 @@ def sized(n, m, k, which):
 def test_sized_draws_fill_in_numpys_order():
     for args in ((3, 4, 5, 0), (0, 2, 1, 0), (1, 1, 0, 0), (-1, 2, 3, 0), (2, 2, 0, 1), (2, 2, 3, 1),
                  (2, 0, 3, 2), (2, 2, 3, 2), (2, 2, 3, 3)):
-        outcome = []
-        for fn in (sized, sized.py_func):
-            np.random.seed(11)
-            try:
-                outcome.append((fn(*args), None))
-            except Exception as exc:  # noqa: BLE001 - compared below
-                outcome.append((None, (type(exc), str(exc))))
-            outcome[-1] += (np.random.mtrand._rand.get_state(),)
-        (got, got_err, got_state), (expected, expected_err, expected_state) = outcome
-        assert got_err == expected_err, args
-        _same(got, expected)
-        _same_state(got_state, expected_state)
+        _same_outcome(sized, 11, *args)
 
 
 def _draw_in_a_thread():
