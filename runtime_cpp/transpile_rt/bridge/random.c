@@ -135,7 +135,10 @@ static void probe_random(void) {
     Py_XDECREF(thread);
     PyErr_Clear();
     PyObject *mtrand = PyImport_ImportModule("numpy.random.mtrand");
-    PyObject *rs = mtrand ? PyObject_GetAttrString(mtrand, "_rand") : NULL;
+    /* the RandomState np.random.random_sample and the others are bound to (mtrand._rand when NumPy loaded) */
+    PyObject *bound = mtrand ? PyObject_GetAttrString(mtrand, "random_sample") : NULL;
+    PyObject *rs = bound ? PyObject_GetAttrString(bound, "__self__") : NULL;
+    Py_XDECREF(bound);
     PyObject *cls = mtrand ? PyObject_GetAttrString(mtrand, "RandomState") : NULL;
     if (rs && cls && Py_TYPE(rs) == (PyTypeObject *)cls) {
         RNG.gauss_ok = confirm_gauss(mtrand);
@@ -174,7 +177,7 @@ static tr_random *rng_held;
 static unsigned long rng_holder;
 
 static void host_random_release(void) {
-    if (!rng_held) return;
+    if (!rng_held || rng_holder != PyThread_get_thread_ident()) return;
     PyObject *lock = (PyObject *)rng_held->lock;
     rng_held = NULL;
     PyObject *type, *value, *tb; /* an error being raised stays the one raised */
