@@ -77,15 +77,17 @@ def test_recarray_attribute_access(check):
 
 @jit
 def pick(a, i):
-    return a[i], a
+    return a[i], a, a[1::2]
 
 
 def test_records_returned_are_numpys():
     for arr in (particles(PACKED), particles(ALIGNED).view(np.recarray)):
-        got, same = pick(arr, 2)
-        expected = pick.py_func(arr, 2)[0]
+        got, same, view = pick(arr, 2)
+        expected, _, expected_view = pick.py_func(arr, 2)
         assert type(got) is type(expected) and got.dtype == expected.dtype == arr.dtype
         assert got == expected and same is arr
+        assert type(view) is type(expected_view) and view.dtype == arr.dtype and view.base is arr
+        np.testing.assert_array_equal(view, expected_view)
         got["x"] = 42.0  # a view of the array, as in NumPy
         assert arr[2]["x"] == 42.0
 
@@ -165,6 +167,26 @@ def test_fields_that_cannot_be_strided_arrays_run_in_cpython():
 
 def subarray_sum(a):
     return a["v"].sum()
+
+
+def test_read_only_and_unaligned_record_arrays(check):
+    ro = particles(PACKED)
+    ro.flags.writeable = False
+    check(step, ro, 0.5)  # ValueError: assignment destination is read-only
+    raw = np.zeros(5 * 40 + 1, np.uint8)[1:].view(PACKED)  # data at an odd address: no field is an array
+    raw["vx"] = 1.0
+    with pytest.raises(TranspileError, match="not aligned"):
+        step(raw, 0.5)
+    check_items(check, rec_sum_unaligned, raw)
+
+
+@jit
+def rec_sum_unaligned(p):
+    s = 0.0
+    for r in p:
+        r["x"] += r["vx"]
+        s += r["x"]
+    return s
 
 
 def test_unsupported_records_are_refused_at_the_boundary():
