@@ -2,7 +2,7 @@
 // dtype's itemsize, so strides in elements are NumPy's in bytes over S), a
 // single record (np.void) is a 0-d view of one of them, and a field is read
 // and written at its byte offset with memcpy (any layout, packed or aligned).
-// A field as an array of its own (a['x']) is a strided view, which the
+// A field as an array of its own (a['x'], and any subarray field) is a strided view, which the
 // compiler makes only where the offsets and itemsize allow it
 // (hir/records.py: RecordDtype.viewable) and the bridge found the data aligned.
 #pragma once
@@ -38,14 +38,26 @@ template <class F, class T> inline void set(const Array<T, 0, A> &r, int64_t off
 // a[i] = r: a record's bytes into another of the same dtype (memmove: r may be a[i]).
 template <class T> inline void copy(T *dst, const T *src) { memmove(dst, src, sizeof(T)); }
 
-// a['x']: the field of every record, as a strided array of the field's type.
-template <class F, int64_t OFFSET, class T, int N, int L> inline Array<F, N, A> field(const Array<T, N, L> &a) {
+// a['x']: the field of every record, as a strided array of the field's type;
+// a subarray field ('v', 'f8', (D...)) adds its axes last, C-ordered.
+template <class F, int64_t OFFSET, int64_t... D, class T, int N, int L>
+inline Array<F, N + int(sizeof...(D)), A> field(const Array<T, N, L> &a) {
     static_assert(sizeof(T) % sizeof(F) == 0, "a field view needs an itemsize that is a multiple of the field's");
-    Array<F, N, A> v;
+    constexpr int K = int(sizeof...(D));
+    Array<F, N + K, A> v;
     v.data = reinterpret_cast<F *>(reinterpret_cast<unsigned char *>(a.data) + OFFSET);
     for (int k = 0; k < N; ++k) {
-        v.shape[k] = a.shape[k];
-        v.strides[k] = a.stride(k) * int64_t(sizeof(T) / sizeof(F));
+        v.shape[N + K > 0 ? k : 0] = a.shape[k];
+        v.strides[N + K > 0 ? k : 0] = a.stride(k) * int64_t(sizeof(T) / sizeof(F));
+    }
+    if constexpr (K > 0) {
+        const int64_t dims[K] = {D...};
+        int64_t step = 1;
+        for (int k = K - 1; k >= 0; --k) {
+            v.shape[N + k] = dims[k];
+            v.strides[N + k] = step;
+            step *= dims[k];
+        }
     }
     v.owner = a.owner;
     return v;

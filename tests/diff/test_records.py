@@ -165,10 +165,6 @@ def test_fields_that_cannot_be_strided_arrays_run_in_cpython():
         assert plain_jit(odd_view_sum)(a) == odd_view_sum(a)
 
 
-def subarray_sum(a):
-    return a["v"].sum()
-
-
 def test_read_only_and_unaligned_record_arrays(check):
     ro = particles(PACKED)
     ro.flags.writeable = False
@@ -189,17 +185,41 @@ def rec_sum_unaligned(p):
     return s
 
 
+@jit
+def subarrays(a, i, s):
+    """Subarray fields: r['v'] is an array view, a['v'] has the field's axes last."""
+    a[i]["v"][1] = s
+    a[i]["v"] *= 2.0
+    a[0]["m"] = a[1]["m"] + 1
+    t = 0.0
+    for r in a:
+        t += r["v"].sum() + r["m"][0, 1]
+    return t, a["v"][:, 2], a[i]["v"], a["m"].shape, a["m"][1], a["v"][-1, -1]
+
+
+def test_subarray_fields(check):
+    a = np.zeros(3, np.dtype([("v", "f8", (3,)), ("m", "i4", (2, 2)), ("k", "i1")], align=True))
+    a["v"] = np.arange(9.0).reshape(3, 3)
+    a["m"] = np.arange(12).reshape(3, 2, 2)
+    check_items(check, subarrays, a, 2, 5.0)
+    check_items(check, subarrays, a, 3, 5.0)  # IndexError
+
+
+def field_copy(a):
+    return a["v"].copy()
+
+
 def test_unsupported_records_are_refused_at_the_boundary():
-    sub = np.ones(2, [("v", "f8", (3,))])
+    nested = np.ones(2, [("v", [("p", "f8")])])
     swapped = np.ones(2, [("v", ">f8")])
-    for arr, why in ((sub, "subarray"), (swapped, "byte order")):
+    for arr, why in ((nested, "itself structured"), (swapped, "byte order")):
         with pytest.raises(TypeError, match=why):
             _runtime.describe(arr)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TranspileFallbackWarning)
-            assert plain_jit(subarray_sum)(arr) == subarray_sum(arr)
-    with pytest.raises(TypeError, match="subarray"):
-        jit(subarray_sum)(sub)
+            np.testing.assert_array_equal(plain_jit(field_copy)(arr), field_copy(arr))
+    with pytest.raises(TypeError, match="itself structured"):
+        jit(field_copy)(nested)
 
 
 @jit

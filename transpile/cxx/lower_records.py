@@ -52,7 +52,7 @@ def subscript(lw, node: h.Subscript, info) -> CExpr:
         return CExpr(value_code(record_pointer(lw, node.value), elem(info.result.dtype), offset))
     arr = lw.ev(lw.expr(node.value))
     if info.kind == "record_field":
-        return CExpr(field_code(arr, elem(info.result.dtype), info.const_index[1]))
+        return CExpr(field_code(arr, elem(info.result.dtype), *info.const_index[1:]))
     idx = ", ".join(lw.index_code(i, p) for i, p in zip(node.index, info.parts))
     return CExpr(f"tr::rec::item({arr}, {idx})")
 
@@ -72,7 +72,7 @@ def store(lw, target: h.Subscript, value: CExpr, vt, info) -> None:
     if info.kind == "record_field":  # every record's field: an array store
         if needs_check(vt, dst, value.code, "view"):
             value = CExpr(lw.hoist(checked(lw, value.code, vt, dst)))
-        view = field_code(lw.ev(lw.expr(target.value)), elem(dst), info.const_index[1])
+        view = field_code(lw.ev(lw.expr(target.value)), elem(dst), *info.const_index[1:])
         lw.emit(f"tr::assign({view}, {value.code});")
         return
     v = lw.hoist(value.code)  # Python evaluates the value first, then a[i] (IndexError), then stores
@@ -89,7 +89,7 @@ def augassign(lw, s, info, ops, value: CExpr, vt) -> None:
         return
     dst = info.result.dtype
     if info.kind == "record_field":
-        view = lw.hoist(field_code(lw.ev(lw.expr(s.target.value)), elem(dst), info.const_index[1]))
+        view = lw.hoist(field_code(lw.ev(lw.expr(s.target.value)), elem(dst), *info.const_index[1:]))
         expr = lw.binop(s.op, ops, CExpr(view), info.result, value, vt)
         lw.emit(f"tr::assign({view}, {expr.code});")
         return

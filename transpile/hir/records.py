@@ -16,26 +16,31 @@ from .lattice import DTYPES, Scalar, Type, value_type
 
 @value_type
 class RecordDtype(Type):
-    fields: tuple  # ((name, dtype name, byte offset), ...) in the dtype's order
+    fields: tuple  # ((name, dtype name, byte offset, subarray shape or ()), ...) in the dtype's order
     itemsize: int
     aligned_struct: bool = False  # made with align=True (its repr, and the dtype of what is returned)
     record: bool = False  # dtype.type is np.record: records read fields as attributes too
 
     def spell(self) -> str:
-        inner = ", ".join(f"{n}: {d} @{o}" for n, d, o in self.fields)
+        inner = ", ".join(f"{n}: {d}{list(shape) if shape else ''} @{o}" for n, d, o, shape in self.fields)
         flags = (", align" if self.aligned_struct else "") + (", record" if self.record else "")
         return f"struct{{{inner}; {self.itemsize}{flags}}}"
 
     def field(self, name: str):
-        """(Scalar, offset) of field `name`, or None."""
-        for n, d, o in self.fields:
+        """(Scalar, offset) of field `name` (of its elements for a subarray), or None."""
+        for n, d, o, _ in self.fields:
             if n == name:
                 return Scalar(d), o
         return None
 
+    def shape(self, name: str) -> tuple:
+        """The subarray shape of field `name`: () for a number."""
+        return next(shape for n, _, _, shape in self.fields if n == name)
+
     @property
     def np_dtype(self) -> np.dtype:
-        d = np.dtype({"names": [f[0] for f in self.fields], "formats": [f[1] for f in self.fields],
+        d = np.dtype({"names": [f[0] for f in self.fields], "formats": [(f[1], f[3]) if f[3] else f[1]
+                                                                          for f in self.fields],
                       "offsets": [f[2] for f in self.fields], "itemsize": self.itemsize},
                      align=self.aligned_struct)
         return np.dtype((np.record, d)) if self.record else d
@@ -43,7 +48,8 @@ class RecordDtype(Type):
     def viewable(self, name: str) -> str | None:
         """Why field `name` cannot be a strided array of its own type, or None
         (strides are kept in elements: the itemsize must be a multiple of the
-        field's size, and the offset of its alignment)."""
+        field's size, and the offset of its alignment).  A subarray field is
+        always read as an array, so it needs the same."""
         t, offset = self.field(name)
         size = t.np_dtype.itemsize
         if self.itemsize % size or offset % t.np_dtype.alignment:
@@ -57,9 +63,10 @@ def record_dtype(dtype: np.dtype) -> RecordDtype:
     fields = []
     for name in dtype.names:
         fdt, offset = dtype.fields[name][:2]
-        if fdt.name not in DTYPES:
+        base, shape = fdt.subdtype or (fdt, ())
+        if base.name not in DTYPES:
             raise TypeError(f"field '{name}' of dtype {fdt} is not supported in compiled records")
-        fields.append((name, fdt.name, int(offset)))
+        fields.append((name, base.name, int(offset), tuple(int(n) for n in shape)))
     return RecordDtype(tuple(fields), dtype.itemsize, bool(dtype.isalignedstruct), dtype.type is np.record)
 
 
@@ -103,7 +110,8 @@ class Record(Type):
 
 
 def serialize(t) -> list:
-    rec = [[list(f) for f in t.rec.fields], t.rec.itemsize, t.rec.aligned_struct, t.rec.record]
+    rec = [[[n, d, o, list(shape)] for n, d, o, shape in t.rec.fields], t.rec.itemsize, t.rec.aligned_struct,
+           t.rec.record]
     if isinstance(t, RecordArray):
         return ["records", rec, t.ndim, t.layout, t.readonly, t.recarray, t.aligned]
     return ["record", rec, t.readonly, t.aligned]
@@ -111,7 +119,7 @@ def serialize(t) -> list:
 
 def deserialize(data):
     fields, itemsize, aligned_struct, record = data[1]
-    rec = RecordDtype(tuple(tuple(f) for f in fields), itemsize, aligned_struct, record)
+    rec = RecordDtype(tuple((n, d, o, tuple(shape)) for n, d, o, shape in fields), itemsize, aligned_struct, record)
     if data[0] == "records":
         return RecordArray(rec, *data[2:])
     return Record(rec, *data[2:])

@@ -9,9 +9,10 @@ from .base import CExpr
 from ..hir import types as T
 
 
-def field_code(arr: str, elem: str, offset: int) -> str:
-    """a['x'] in C++: the field (C++ type elem) of every record as a strided array (transpile_rt/records.hpp)."""
-    return f"tr::rec::field<{elem}, {offset}>({arr})"
+def field_code(arr: str, elem: str, offset: int, shape: tuple = ()) -> str:
+    """a['x'] in C++: the field (C++ type elem) of every record as a strided
+    array, a subarray field's axes (`shape`) last (transpile_rt/records.hpp)."""
+    return f"tr::rec::field<{', '.join([elem, str(offset)] + [str(n) for n in shape])}>({arr})"
 
 
 def value_code(pointer: str, elem: str, offset: int) -> str:
@@ -20,12 +21,14 @@ def value_code(pointer: str, elem: str, offset: int) -> str:
 
 
 def _array_field(name: str):
-    def infer(base: T.RecordArray):
+    """a.x of an np.recarray, r.v of an np.record's subarray field: an array."""
+    def infer(base):
         scalar, _ = base.rec.field(name)
-        return T.Array(scalar.dtype, base.ndim, "A", base.readonly)
+        ndim = (base.ndim if isinstance(base, T.RecordArray) else 0) + len(base.rec.shape(name))
+        return T.Array(scalar.dtype, ndim, "A", base.readonly)
 
     def lower(lw, x, base, result):
-        return CExpr(field_code(lw.ev(x), lw.elem(result.dtype), base.rec.field(name)[1]))
+        return CExpr(field_code(lw.ev(x), lw.elem(result.dtype), base.rec.field(name)[1], base.rec.shape(name)))
 
     return infer, lower
 
@@ -48,5 +51,8 @@ def lookup(base, attr: str, array_attrs: dict):
             return _array_field(attr)  # else refused: CPython reads it (passes/records.py says why for a['x'])
         return None
     if base.rec.record and base.rec.field(attr) is not None:
-        return _record_field(attr)
+        if not base.rec.shape(attr):
+            return _record_field(attr)
+        if base.aligned and not base.rec.viewable(attr):
+            return _array_field(attr)
     return None

@@ -27,14 +27,18 @@ def field_of(typer, node, rec: T.RecordDtype, name: str):
     return found
 
 
-def field_view(typer, node, base: T.RecordArray, name: str) -> IndexInfo:
-    """a['x'] (a.x of an np.recarray): the field of every record as an array."""
+def field_view(typer, node, base, name: str) -> IndexInfo:
+    """a['x'] (a.x of an np.recarray): the field of every record as an array,
+    with a subarray field's axes last; r['v'] of a subarray field: its array."""
     scalar, offset = field_of(typer, node, base.rec, name)
     why = base.rec.viewable(name) or (None if base.aligned else
                                       "the array's data is not aligned for its fields' types (pass a copy)")
     if why:
         raise typer.error(node, why, "read it record by record (a[i]['x']) instead")
-    return IndexInfo("record_field", T.Array(scalar.dtype, base.ndim, "A", base.readonly), const_index=(name, offset))
+    shape = base.rec.shape(name)
+    ndim = (base.ndim if isinstance(base, T.RecordArray) else 0) + len(shape)
+    return IndexInfo("record_field", T.Array(scalar.dtype, ndim, "A", base.readonly),
+                     const_index=(name, offset, shape))
 
 
 def getitem(typer, node: h.Subscript, base, array_getitem) -> IndexInfo:
@@ -45,6 +49,8 @@ def getitem(typer, node: h.Subscript, base, array_getitem) -> IndexInfo:
         if name is None:
             raise typer.error(node, "records are indexed by field name in compiled code")
         scalar, offset = field_of(typer, node, base.rec, name)
+        if base.rec.shape(name):
+            return field_view(typer, node, base, name)
         return IndexInfo("record_value", scalar, const_index=(name, offset))
     if name is not None:
         return field_view(typer, node, base, name)
@@ -76,7 +82,7 @@ def setitem(typer, target: h.Subscript, base, value: T.Type, array_getitem) -> I
     if isinstance(value, T.Scalar):
         if value.kind == "c" and T.Scalar(dtype).kind != "c":
             raise typer.error(target, f"cannot store a complex value in a {dtype} field")
-    elif not (isinstance(value, T.Array) and isinstance(base, T.RecordArray) and value.ndim <= base.ndim):
+    elif not (isinstance(value, T.Array) and info.kind == "record_field" and value.ndim <= info.result.ndim):
         raise typer.error(target, f"cannot store {value} in a {dtype} field")
     if base.readonly:
         return IndexInfo(info.kind, info.result, info.parts, readonly_write=True, const_index=info.const_index)
