@@ -95,3 +95,36 @@ def test_low_bit_selects_test_in_place():
     low_bits(27, 10)
     cxx = low_bits.inspect_cxx()
     assert "tr::select_bits<1>(" in cxx and "tr::select_bits<7>(" in cxx
+
+
+def decay(t, y):
+    """A one-expression right-hand side: inlined into the solver."""
+    return math.cos(t) - 0.5 * y
+
+
+@jit
+def rk4_steps(f, t0, y0, dt, n, out):
+    t, y = t0, y0
+    for i in range(n):
+        k1 = f(t, y)
+        k2 = f(t + 0.5 * dt, y + 0.5 * dt * k1)
+        k3 = f(t + 0.5 * dt, y + 0.5 * dt * k2)
+        k4 = f(t + dt, y + dt * k3)
+        y = y + dt * (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0
+        t = t + dt
+        out[i] = y
+    return t, y
+
+
+def test_inlined_right_hand_side_matches_cpython():
+    got_out, expected_out = np.zeros(200), np.zeros(200)
+    got = rk4_steps(decay, 0.0, 1.0, 0.01, 200, got_out)
+    expected = rk4_steps.py_func(decay, 0.0, 1.0, 0.01, 200, expected_out)
+    assert [g.hex() for g in got] == [e.hex() for e in expected]
+    assert np.array_equal(got_out.view(np.uint64), expected_out.view(np.uint64))
+    for args in ((float("inf"), 1.0, 0.01, 3), (0.0, 1.0, float("inf"), 3)):  # cos(inf) in a stage
+        with pytest.raises(ValueError, match="math domain error"):
+            rk4_steps.py_func(decay, *args, np.zeros(3))
+        with pytest.raises(ValueError, match="math domain error"):
+            rk4_steps(decay, *args, np.zeros(3))
+    assert "inline double decay_" in rk4_steps.inspect_cxx()

@@ -16,7 +16,7 @@
 
 namespace {
 
-tr::Array<float, 1, tr::C> axpy_0(float a, tr::Array<float, 1, tr::C> x, tr::Array<float, 1, tr::C> y);
+inline tr::Array<float, 1, tr::C> axpy_0(float a, tr::Array<float, 1, tr::C> x, tr::Array<float, 1, tr::C> y);
 
 // axpy(a: float32, x: float32[::1], y: float32[::1]) -> float32[::1]    [golden_funcs.py:9]
 tr::Array<float, 1, tr::C> axpy_0(float a, tr::Array<float, 1, tr::C> x, tr::Array<float, 1, tr::C> y) {

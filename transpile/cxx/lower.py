@@ -346,7 +346,8 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             self.with_line_handler(locals_)
         sig = ", ".join(f"{n}: {t}" for n, t in zip(tf.params, tf.arg_types))
         comment = f"{self.fn.qualname}({sig}) -> {tf.return_type}    [{_short(self.fn.filename)}:{self.fn.loc.line}]"
-        return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment)
+        return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment,
+                           inline=_one_expression(self.fn.body))
 
     def with_line_handler(self, locals_: list) -> None:
         """An error leaving the function carries the line of the statement
@@ -477,6 +478,15 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
         self.lines.append(Line(self.depth, footer))
 
     # ---- statements ------------------------------------------------------------
+
+
+def _one_expression(body) -> bool:
+    """`return <expression>` (after a docstring): marked inline, so that GCC's
+    -O2 inlines it into its callers as it would a lambda, where common
+    subexpressions of calls merge (rk4's two stages at the same t call
+    math.cos once) and no call clobbers the loop's registers."""
+    stmts = [s for s in body if not (isinstance(s, h.ExprStmt) and isinstance(s.value, h.Const))]
+    return len(stmts) == 1 and isinstance(stmts[0], h.Return) and stmts[0].value is not None
 
 
 def _short(path: str) -> str:

@@ -21,6 +21,7 @@ class CxxFunction:
     locals: list  # "type name;"
     body: list  # Line
     comment: str
+    inline: bool = False  # a hint to the C++ compiler (FunctionLowerer.lower says when)
 
 
 @dataclass
