@@ -241,3 +241,20 @@ def test_forms_not_compiled_are_precise_errors_under_fullgraph():
     for fn, arg, words in cases:
         with pytest.raises(TranspileError, match=words):
             jit(fn)(arg)
+
+
+@jit
+def _draws_after_helper():
+    return 10.0 * np.random.random()
+
+
+@jit
+def draws_in_python_order(a, i, which):
+    if which == 0:  # the helper's draw comes first in Python, though it is the left operand of a call
+        return _draws_after_helper() - np.random.random()
+    return a[i] + np.random.random()  # an IndexError comes before the draw: the state stays untouched
+
+
+def test_draws_happen_in_pythons_order_among_other_operands():
+    for args in ((np.ones(3), 0, 0), (np.ones(3), 1, 1), (np.ones(3), 5, 1)):
+        _same_outcome(draws_in_python_order, 13, *args)

@@ -189,7 +189,14 @@ def _draw_lower(ls):
     if dims:
         shape = ", ".join(f"int64_t({code(d)})" for d in dims)
         call = f"tr::random::{fn}_n<{len(dims)}>({''.join(a + ', ' for a in args)}{{{shape}}})"
-    return CExpr(_hoist_once(ls.lower, ls.site_info, call))
+        # An array: hoisted once before its statement (lazy array operands are
+        # not put in order by cxx/order.py, and a boxed return lowers its items twice).
+        return CExpr(_hoist_once(ls.lower, ls.site_info, call))
+    # One value inline, where Python evaluates it: a call may raise, so
+    # cxx/order.py puts it in Python's order among the other operands that may
+    # (hoisted before its statement it would run before a[i]'s IndexError, or
+    # before a compiled helper's own draws).
+    return CExpr(call)
 
 
 def _hoist_once(lw, info, call: str) -> str:
