@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 from pathlib import Path
 
 from . import cache
@@ -28,6 +29,14 @@ from .toolchain import OPTIMIZED, QUICK, compile_shared, tiered
 
 # fields cache.commit adds to an entry's metadata (a new entry gets its own)
 _COMMITTED = ("dir", "library_size", "library_sha256", "created", "python", "signature")
+
+
+# A quick entry found in the cache means the processes that used it before
+# exited before its optimized build was done: mostly short scripts, for which
+# that build is pure cost (a compiler started, then killed at exit).  Its
+# build starts only once this process has lived this much longer (at once
+# under wait()); a quick build made by this process is optimized at once.
+WARM_DELAY = 1.0  # seconds
 
 
 class _Stopped(Exception):
@@ -48,10 +57,16 @@ def fetch(options, key_for, build, valid, root):
     if meta is not None:
         return meta
     quick = key_for(QUICK)
-    meta = cache.fetch(quick, lambda staging: build(quick, QUICK, staging), valid=valid, root=root)
+    built = []
+
+    def build_quick(staging):
+        built.append(True)
+        return build(quick, QUICK, staging)
+
+    meta = cache.fetch(quick, build_quick, valid=valid, root=root)
     base = {k: v for k, v in meta.items() if k not in _COMMITTED}
     meta["tier"] = QUICK
-    meta["tier_next"] = (optimized, valid, root, options, meta["dir"], base)
+    meta["tier_next"] = (0.0 if built else WARM_DELAY, (optimized, valid, root, options, meta["dir"], base))
     return meta
 
 
@@ -67,8 +82,9 @@ def follow(jf, spec: dict) -> None:
     """After a quick build is registered: queue its optimized build."""
     job = spec.pop("tier_next", None)
     if job is not None and not _state.stopping:
+        delay, args = job
         _state.start()
-        _state.jobs.put((jf, spec, *job))
+        _state.jobs.put((time.monotonic() + delay, (jf, spec, *args)))
 
 
 def wait(timeout: float | None = None) -> bool:
@@ -77,6 +93,7 @@ def wait(timeout: float | None = None) -> bool:
     done = threading.Event()
     if _state.thread is None or not _state.thread.is_alive():
         return True
+    _state.hurry.set()  # builds waiting out WARM_DELAY start now
     _state.jobs.put(done)
     return done.wait(timeout)
 
@@ -91,6 +108,7 @@ class _State:
         self.thread: threading.Thread | None = None
         self.running: set = set()  # compiler processes of the background build
         self.stopping = False
+        self.hurry = threading.Event()  # set: no more waiting out WARM_DELAY (wait(), exit)
         self.lock = threading.Lock()
 
     def start(self) -> None:
@@ -109,8 +127,11 @@ class _State:
             if isinstance(job, threading.Event):
                 job.set()
                 continue
+            not_before, args = job
+            if time.monotonic() < not_before:
+                self.hurry.wait(not_before - time.monotonic())
             try:
-                _optimize(*job)
+                _optimize(*args)
             except _Stopped:
                 return
             except Exception:  # noqa: BLE001 - the quick build keeps serving; nothing is lost
@@ -134,6 +155,7 @@ class _State:
         self.stopping = True
         if self.thread is None:  # nothing ever queued (a warm start): not even `signal` to import
             return
+        self.hurry.set()  # a build waiting out WARM_DELAY gives up at once
         import signal
 
         for proc in list(self.running):
