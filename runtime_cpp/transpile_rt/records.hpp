@@ -35,6 +35,14 @@ template <class F> inline void set(void *record, int64_t offset, F v) {
 }
 template <class F, class T> inline void set(const Array<T, 0, A> &r, int64_t offset, F v) { set<F>(r.data, offset, v); }
 
+// r['p'] of a field that is itself a structure (S bytes at OFFSET): a record too.
+template <int S, int64_t OFFSET, class T> inline Array<Bytes<S>, 0, A> nested(const Array<T, 0, A> &r) {
+    Array<Bytes<S>, 0, A> v;
+    v.data = reinterpret_cast<Bytes<S> *>(reinterpret_cast<unsigned char *>(r.data) + OFFSET);
+    v.owner = r.owner;
+    return v;
+}
+
 // a[i] = r: a record's bytes into another of the same dtype (memmove: r may be a[i]).
 template <class T> inline void copy(T *dst, const T *src) { memmove(dst, src, sizeof(T)); }
 

@@ -205,20 +205,45 @@ def test_subarray_fields(check):
     check_items(check, subarrays, a, 3, 5.0)  # IndexError
 
 
+@jit
+def nested_fields(a, i, s):
+    """A field that is itself a structure: r['p'] a record inside the record, a['p'] an array of them."""
+    a[i]["p"]["a"] += s
+    q = a[0]["p"]
+    q["b"] = 7
+    t = 0.0
+    for r in a:
+        t += r["p"]["a"] * r["x"]
+    v = a["p"]
+    v[1]["b"] = -3
+    return t, a[i]["p"], q["b"], len(q), v, v[2]["a"]
+
+
+def test_nested_structures(check):
+    inner = np.dtype([("a", "f8"), ("b", "i8")])
+    a = np.zeros(3, [("p", inner), ("x", "f8"), ("k", "i8")])
+    a["x"] = [1.0, 2.0, 3.0]
+    a["p"]["a"] = [0.5, 1.5, 2.5]
+    check_items(check, nested_fields, a, 2, 5.0)
+    check_items(check, nested_fields, a, -4, 5.0)  # IndexError
+    got = nested_fields(a, 1, 1.0)[1]
+    assert type(got) is np.void and got.dtype == inner and got.base is a  # NumPy's view of the argument
+
+
 def field_copy(a):
     return a["v"].copy()
 
 
 def test_unsupported_records_are_refused_at_the_boundary():
-    nested = np.ones(2, [("v", [("p", "f8")])])
+    nested = np.ones(2, [("v", [("p", "f8")], (2,))])
     swapped = np.ones(2, [("v", ">f8")])
-    for arr, why in ((nested, "itself structured"), (swapped, "byte order")):
+    for arr, why in ((nested, "subarray of structures"), (swapped, "byte order")):
         with pytest.raises(TypeError, match=why):
             _runtime.describe(arr)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TranspileFallbackWarning)
             np.testing.assert_array_equal(plain_jit(field_copy)(arr), field_copy(arr))
-    with pytest.raises(TypeError, match="itself structured"):
+    with pytest.raises(TypeError, match="subarray of structures"):
         jit(field_copy)(nested)
 
 

@@ -51,8 +51,12 @@ def subscript(lw, node: h.Subscript, info) -> CExpr:
         name, offset = info.const_index
         return CExpr(value_code(record_pointer(lw, node.value), elem(info.result.dtype), offset))
     arr = lw.ev(lw.expr(node.value))
+    if info.kind == "record_nested":  # r['p']: the structure inside the record, a record itself
+        return CExpr(f"tr::rec::nested<{info.result.rec.itemsize}, {info.const_index[1]}>({arr})")
     if info.kind == "record_field":
-        return CExpr(field_code(arr, elem(info.result.dtype), *info.const_index[1:]))
+        t = info.result
+        return CExpr(field_code(arr, elem(t.dtype) if isinstance(t, T.Array) else f"tr::rec::Bytes<{t.rec.itemsize}>",
+                                *info.const_index[1:]))
     idx = ", ".join(lw.index_code(i, p) for i, p in zip(node.index, info.parts))
     return CExpr(f"tr::rec::item({arr}, {idx})")
 

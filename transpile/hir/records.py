@@ -16,21 +16,23 @@ from .lattice import DTYPES, Scalar, Type, value_type
 
 @value_type
 class RecordDtype(Type):
-    fields: tuple  # ((name, dtype name, byte offset, subarray shape or ()), ...) in the dtype's order
+    fields: tuple  # ((name, dtype name or nested RecordDtype, byte offset, subarray shape or ()), ...)
     itemsize: int
     aligned_struct: bool = False  # made with align=True (its repr, and the dtype of what is returned)
     record: bool = False  # dtype.type is np.record: records read fields as attributes too
 
     def spell(self) -> str:
-        inner = ", ".join(f"{n}: {d}{list(shape) if shape else ''} @{o}" for n, d, o, shape in self.fields)
+        inner = ", ".join(f"{n}: {d if isinstance(d, str) else d.spell()}{list(shape) if shape else ''} @{o}"
+                          for n, d, o, shape in self.fields)
         flags = (", align" if self.aligned_struct else "") + (", record" if self.record else "")
         return f"struct{{{inner}; {self.itemsize}{flags}}}"
 
     def field(self, name: str):
-        """(Scalar, offset) of field `name` (of its elements for a subarray), or None."""
+        """(Scalar, offset) of field `name` (of its elements for a subarray; a
+        RecordDtype for a nested structure), or None."""
         for n, d, o, _ in self.fields:
             if n == name:
-                return Scalar(d), o
+                return (Scalar(d) if isinstance(d, str) else d), o
         return None
 
     def shape(self, name: str) -> tuple:
@@ -39,8 +41,9 @@ class RecordDtype(Type):
 
     @property
     def np_dtype(self) -> np.dtype:
-        d = np.dtype({"names": [f[0] for f in self.fields], "formats": [(f[1], f[3]) if f[3] else f[1]
-                                                                          for f in self.fields],
+        formats = [f[1] if isinstance(f[1], str) else f[1].np_dtype for f in self.fields]
+        d = np.dtype({"names": [f[0] for f in self.fields], "formats": [(fmt, f[3]) if f[3] else fmt
+                                                                          for fmt, f in zip(formats, self.fields)],
                       "offsets": [f[2] for f in self.fields], "itemsize": self.itemsize},
                      align=self.aligned_struct)
         return np.dtype((np.record, d)) if self.record else d
@@ -51,6 +54,8 @@ class RecordDtype(Type):
         field's size, and the offset of its alignment).  A subarray field is
         always read as an array, so it needs the same."""
         t, offset = self.field(name)
+        if isinstance(t, RecordDtype):
+            return f"field '{name}' is a structure"
         size = t.np_dtype.itemsize
         if self.itemsize % size or offset % t.np_dtype.alignment:
             return (f"field '{name}' ({t.dtype} at byte {offset} of {self.itemsize}-byte records) cannot be viewed "
@@ -64,6 +69,9 @@ def record_dtype(dtype: np.dtype) -> RecordDtype:
     for name in dtype.names:
         fdt, offset = dtype.fields[name][:2]
         base, shape = fdt.subdtype or (fdt, ())
+        if base.names is not None and not shape:
+            fields.append((name, record_dtype(base), int(offset), ()))
+            continue
         if base.name not in DTYPES:
             raise TypeError(f"field '{name}' of dtype {fdt} is not supported in compiled records")
         fields.append((name, base.name, int(offset), tuple(int(n) for n in shape)))
@@ -109,17 +117,26 @@ class Record(Type):
         return f"{self.rec.spell()}{flags}"
 
 
+def _rec_json(rec: RecordDtype) -> list:
+    return [[[n, d if isinstance(d, str) else _rec_json(d), o, list(shape)] for n, d, o, shape in rec.fields],
+            rec.itemsize, rec.aligned_struct, rec.record]
+
+
+def _rec_from(data) -> RecordDtype:
+    fields, itemsize, aligned_struct, record = data
+    return RecordDtype(tuple((n, d if isinstance(d, str) else _rec_from(d), o, tuple(shape))
+                             for n, d, o, shape in fields), itemsize, aligned_struct, record)
+
+
 def serialize(t) -> list:
-    rec = [[[n, d, o, list(shape)] for n, d, o, shape in t.rec.fields], t.rec.itemsize, t.rec.aligned_struct,
-           t.rec.record]
+    rec = _rec_json(t.rec)
     if isinstance(t, RecordArray):
         return ["records", rec, t.ndim, t.layout, t.readonly, t.recarray, t.aligned]
     return ["record", rec, t.readonly, t.aligned]
 
 
 def deserialize(data):
-    fields, itemsize, aligned_struct, record = data[1]
-    rec = RecordDtype(tuple((n, d, o, tuple(shape)) for n, d, o, shape in fields), itemsize, aligned_struct, record)
+    rec = _rec_from(data[1])
     if data[0] == "records":
         return RecordArray(rec, *data[2:])
     return Record(rec, *data[2:])

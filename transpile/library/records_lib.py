@@ -41,7 +41,11 @@ def _record_field(name: str):
 
 
 def lookup(base, attr: str, array_attrs: dict):
-    """(infer, lower) of base.attr, or None; array_attrs: the rules of arrays (attributes.py)."""
+    """(infer, lower) of base.attr, or None; array_attrs: the rules of arrays (attributes.py).
+    Structured fields of np.record records are not compiled (None)."""
+    found = base.rec.field(attr)
+    if found is not None and isinstance(found[0], T.RecordDtype):
+        return None
     if isinstance(base, T.RecordArray):
         if attr in ("shape", "ndim", "size"):
             return array_attrs[attr].infer, array_attrs[attr].lower

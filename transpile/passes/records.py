@@ -27,10 +27,29 @@ def field_of(typer, node, rec: T.RecordDtype, name: str):
     return found
 
 
+def nested(typer, node, base, name: str) -> IndexInfo:
+    """r['p'] and a['p'] of a field that is itself a structure: a record (an
+    array of them) lying inside the outer one.  Their data is not taken to be
+    aligned for the inner fields' types, so those are read record by record."""
+    inner, offset = field_of(typer, node, base.rec, name)
+    if base.rec.record or getattr(base, "recarray", False):
+        raise typer.error(node, "structured fields of np.record records are not compiled")
+    if isinstance(base, T.Record):
+        return IndexInfo("record_nested", T.Record(inner, base.readonly, False), const_index=(name, offset))
+    if base.rec.itemsize % inner.itemsize:
+        raise typer.error(node, f"field '{name}' ({inner.itemsize}-byte structures in {base.rec.itemsize}-byte "
+                                "records) cannot be viewed as an array of its own type",
+                          "read it record by record (a[i]['p']) instead")
+    return IndexInfo("record_field", T.RecordArray(inner, base.ndim, "A", base.readonly, False, False),
+                     const_index=(name, offset, ()))
+
+
 def field_view(typer, node, base, name: str) -> IndexInfo:
     """a['x'] (a.x of an np.recarray): the field of every record as an array,
     with a subarray field's axes last; r['v'] of a subarray field: its array."""
     scalar, offset = field_of(typer, node, base.rec, name)
+    if isinstance(scalar, T.RecordDtype):
+        return nested(typer, node, base, name)
     why = base.rec.viewable(name) or (None if base.aligned else
                                       "the array's data is not aligned for its fields' types (pass a copy)")
     if why:
@@ -49,7 +68,7 @@ def getitem(typer, node: h.Subscript, base, array_getitem) -> IndexInfo:
         if name is None:
             raise typer.error(node, "records are indexed by field name in compiled code")
         scalar, offset = field_of(typer, node, base.rec, name)
-        if base.rec.shape(name):
+        if base.rec.shape(name) or isinstance(scalar, T.RecordDtype):
             return field_view(typer, node, base, name)
         return IndexInfo("record_value", scalar, const_index=(name, offset))
     if name is not None:
@@ -78,6 +97,8 @@ def setitem(typer, target: h.Subscript, base, value: T.Type, array_getitem) -> I
         raise typer.error(target, "compiled code assigns fields of records (a[i]['x'] = v) and whole records of the "
                                   "same dtype (a[i] = a[j])")
     info = getitem(typer, target, base, array_getitem)
+    if not isinstance(info.result, (T.Scalar, T.Array)):
+        raise typer.error(target, "a structured field is assigned field by field in compiled code (r['p']['a'] = v)")
     dtype = info.result.dtype
     if isinstance(value, T.Scalar):
         if value.kind == "c" and T.Scalar(dtype).kind != "c":

@@ -44,8 +44,15 @@ static const char *record_problem(PyArray_Descr *d, int *align) {
         PyObject *info = PyDict_GetItem(fields, PyTuple_GET_ITEM(names, i));
         if (!info || PyTuple_GET_SIZE(info) != 2) return "its fields have titles";
         PyArray_Descr *f = (PyArray_Descr *)PyTuple_GET_ITEM(info, 0);
-        if (PyDataType_HASSUBARRAY(f)) f = PyDataType_SUBARRAY(f)->base; /* ('v', 'f8', (3,)): its elements' type */
-        if (PyDataType_HASFIELDS(f)) return "a field is itself structured, which compiled code does not support";
+        int sub = PyDataType_HASSUBARRAY(f);
+        if (sub) f = PyDataType_SUBARRAY(f)->base; /* ('v', 'f8', (3,)): its elements' type */
+        if (PyDataType_HASFIELDS(f)) { /* a nested structure: read record by record (no alignment needed) */
+            int inner = 1;
+            if (sub) return "a field is a subarray of structures, which compiled code does not support";
+            const char *why = record_problem(f, &inner);
+            if (why) return why;
+            continue;
+        }
         if (PyDataType_HASSUBARRAY(f)) return "a field is a subarray of subarrays";
         int t = f->type_num;
         if (t < 0 || t >= NPY_NTYPES_LEGACY || canonical_typenum[t] < 0 || t == NPY_CLONGDOUBLE)
