@@ -36,24 +36,22 @@ class SelectLowering:
         if not (self.cheap(a.value, t) and self.cheap(b.value, t)):
             return False
         test, x_node, y_node = s.test, a.value, b.value
-        if isinstance(test, h.Compare) and test.ops == ("==",) and isinstance(test.comparators[0], h.Const) \
-                and test.comparators[0].value == 0 and type(test.comparators[0].value) is int \
-                and _int64(self.tf.types.get(test.left)) and self.cheap(test.left, self.tf.types[test.left]):
-            # `if v == 0:` tests v itself: select(v, b, a) saves computing the bool
+        swapped = isinstance(test, h.Compare) and test.ops == ("==",) and isinstance(test.comparators[0], h.Const) \
+            and test.comparators[0].value == 0 and type(test.comparators[0].value) is int \
+            and _int64(self.tf.types.get(test.left)) and self.cheap(test.left, self.tf.types[test.left])
+        if swapped:  # `if v == 0:` tests v itself: select(v, b, a) saves computing the bool
             test, x_node, y_node = test.left, b.value, a.value
-            cond = f"int64_t({self.expr(test).code})"
+        mask = _low_bits(test, self.tf.types)
+        if mask is not None and self.cheap(test.left, self.tf.types[test.left]):
+            # v % 2**k is v & (2**k - 1) for any sign: the bits tested in place
+            select, cond = f"tr::select_bits<{mask}>", self.expr(test.left).code
         else:
-            cond = self.condition(test)
+            select, cond = "tr::select", f"int64_t({self.expr(test).code})" if swapped else self.condition(test)
         x, y = self.expr(x_node).code, self.expr(y_node).code
         for arm in (a, b):  # the arms' source lines stay beside the C++ (they cannot raise: no line kept)
             loc = arm.loc
             self.emit(f"// {loc.filename.rsplit('/', 1)[-1]}:{loc.line}  {loc.source_line.strip()}")
-        mask = _low_bits(test, self.tf.types)
-        if mask is not None:  # v % 2**k (v & (2**k - 1) for any sign): tested in place
-            cond = self.expr(test.left).code
-            self.emit(f"{self.var(name)} = tr::select_bits<{mask}>({cond}, {x}, {y});  // both arms cheap: no branch")
-            return True
-        self.emit(f"{self.var(name)} = tr::select({cond}, {x}, {y});  // both arms cheap: no branch")
+        self.emit(f"{self.var(name)} = {select}({cond}, {x}, {y});  // both arms cheap: no branch")
         return True
 
     def cheap(self, node, t) -> bool:
