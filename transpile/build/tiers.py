@@ -153,16 +153,18 @@ class _State:
     def stop(self) -> None:
         """At exit: no new build, the running compiler killed, its staging removed."""
         self.stopping = True
-        if self.thread is None:  # nothing ever queued (a warm start): not even `signal` to import
+        if self.thread is None:  # nothing ever queued (a warm start)
             return
         self.hurry.set()  # a build waiting out WARM_DELAY gives up at once
-        import signal
+        running = list(self.running)
+        if running:  # else not even `signal` to import (~1.5 ms of a short script's exit)
+            import signal
 
-        for proc in list(self.running):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the compiler driver and cc1plus/as under it
-            except OSError:
-                pass
+            for proc in running:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)  # the compiler driver and cc1plus/as under it
+                except OSError:
+                    pass
         if self.thread is not None and self.thread.is_alive():
             self.thread.join(2.0)  # lets the worker remove its staging folder and release the entry's lock
 
