@@ -296,17 +296,12 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     from dataclasses import replace
 
     from .build import cache
-    from .build.toolchain import QUICK, tiered
     from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
 
     meta = cache.load(jf._key(arg_types))  # the exact entry first: nothing serves better (a warm start's path)
     if meta is not None and entry_valid(meta):
         return 0, _as_spec(meta, arg_types, bool(meta.get("aot")))
-    if tiered(jf.options):  # the quick build of these very types: tiers.fetch runs it and schedules the optimized
-        quick = cache.load(jf._key(arg_types, QUICK))  # one (a warm start of a short script), without the ~16
-        if quick is not None and entry_valid(quick):  # keys of the wider search below
-            return None
     best = None
     for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
         probe = copy.copy(jf)

@@ -34,3 +34,44 @@ def boxed_tuple_in_order(x1, x2):
         w3 = 0
         return 1.0,                # the returns differ in shape: each builds a Python tuple
     return math.log(x1) // (w3 / 0), -math.fmod(w3, 1e-3)   # seed 7001 #375: ValueError first, as CPython
+
+
+def param_retyped(x, c):
+    if c:
+        x = x * 0.5                # an int parameter that may become a float: held as a Python object
+    s = 0
+    for i in range(3):
+        s += i
+    return x + 1, x, s
+
+
+def array_param_retyped(a, c):
+    if c:
+        a = 3.0
+    else:
+        a[0] = 7.0                 # the caller's own array (held parameters keep the argument's object)
+    return a
+
+
+def choice_in_statements(x, y, n):
+    t = 0.0
+    for i in range(n):
+        t += i
+    if (x if n > 2 else y) // 2 == 1:      # int or float by path: the test runs as Python
+        t += 1
+    r = 2 / (x if n > 1 else y)            # the statement runs as Python: ZeroDivisionError for 0 and 0.0
+    return t, r, (x and y) % 3             # and the return
+
+
+def held_index_in_python_test(x0, a1, x2, a3):   # seed 7001 #143, as generated
+    x2 = np.sum(a1[1:])
+    for i1 in range(3):
+        if (not ((i1 // i1) < (-1 >= x0)) and (a3[x2] > max(i1, x0))):   # runs as Python: names held x2
+            return x0, x0
+    w2 = 0
+    while w2 < 1:
+        a1 //= ((a3 and np.int64(10)) // (x0 - i1))
+        a1[w2 % len(a1)] += (i1 % i1)
+        w2 += 1
+    a1[-1] = a1[i1]
+    return (np.int64(4611686018427387904) * (x0 if (w2 != x2) else i1)), x0

@@ -95,12 +95,16 @@ def widened_after_loop(n):
 ])
 def test_uses_that_would_see_the_wrong_type_run_in_cpython(check, fn, args):
     """Compiled code would give the wrong type (or a NaN where CPython raises
-    ZeroDivisionError): the function runs in CPython, with the reason."""
+    ZeroDivisionError): the statements holding such a value run as Python (an
+    expression: its statement; a parameter: every statement naming it), with
+    the reason (a specialization loaded from the cache does not warn again)."""
+    compiled = plain_jit(fn)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with np.errstate(all="ignore"):
-            check(plain_jit(fn), *args)
+            check(compiled, *args)
     reasons = [str(w.message) for w in caught if issubclass(w.category, TranspileFallbackWarning)]
+    reasons += [] if compiled._python_mode else [str(f) for f in compiled.fallbacks()]
     assert any("depending on the path taken" in r for r in reasons), reasons
 
 

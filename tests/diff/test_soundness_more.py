@@ -24,6 +24,8 @@ def outcome(fn, args):
 def same(a, b):
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
     return type(a) is type(b) and (a == b or a != a and b != b)
 
 
@@ -38,6 +40,11 @@ CASES = [
                             (0.0, np.float64(0.75), 3.0)]),
     (funcs.boxed_tuple_in_order, [(np.float64(-np.inf), np.float64(5e-324)), (np.float64(2.0), np.float64(0.0)),
                                   (np.float64(2.0), np.float64(1.0))]),
+    (funcs.param_retyped, [(3, True), (3, False), (np.int64(3), True), (True, True)]),
+    (funcs.choice_in_statements, [(3, 2.5, 3), (3, 2.5, 1), (2, 0.0, 1), (0, 1.5, 5), (3, np.float64(2.0), 0),
+                                  (np.int32(2), 0.5, 2)]),
+    (funcs.held_index_in_python_test, [(np.int64(1), np.array([12, 0, -8, 12]), np.int64(-37), np.array([5, 1, 100, -37])),
+                                       (np.int64(-3), np.array([1, 0, 1]), np.int64(0), np.array([5, 1, 100]))]),
 ]
 
 
@@ -56,3 +63,16 @@ def test_python_or_numpy_scalar_by_path(fn, inputs, level):
         assert same(got[1], expected[1]) if got[0] == "returns" else got[1] is expected[1], (args, got, expected)
         messages = [str(w.message) for w in caught]
         assert not [m for m in messages if "whole-function" in m or "failed to compile" in m], messages
+    assert not compiled._python_mode, compiled._python_mode
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_held_parameter_is_the_callers_object(level):
+    compiled = jit(funcs.array_param_retyped, jit_level=level)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the statements naming `a` run as Python
+        assert compiled(np.arange(3.0), True) == 3.0
+        a = np.arange(3.0)
+        assert compiled(a, False) is a
+    assert a.tolist() == [7.0, 1.0, 2.0]
+    assert not compiled._python_mode, compiled._python_mode

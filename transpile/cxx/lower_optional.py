@@ -78,4 +78,11 @@ def widened_params(lowerer, params: list, locals_: list) -> None:
         params[i] = f"{ctype(t)} {name}_arg"
         from .model import CExpr as _C
 
+        if vt == T.ANY:  # a held parameter (passes/fallback.py hold): the argument with its own Python type
+            from .lower_dicts import H_TOPY, to_py
+
+            lowerer.module.include(H_TOPY)
+            lowerer.module.needs_host = True
+            locals_.append(f"tr::Object {name} = {to_py(t, name + '_arg')};")
+            continue
         locals_.append(f"{ctype(vt)} {name} = {lowerer.convert(_C(name + '_arg'), t, vt)};")

@@ -79,7 +79,7 @@ class _Analysis:
         tagged = set()
         if tf.path_types is not None:  # values held in per-path slots: not plain int64 variables
             tagged = set(tf.path_types.tagged) | set(tf.path_types.boxed)
-        self.plain = {n for n, t in tf.var_types.items() if n not in tagged}
+        self.plain = {n for n, t in tf.var_types.items() if n not in tagged and t != T.ANY}  # held: Python objects
         sites: dict = {}
         self._count_sites(self.fn.body, sites, in_loop=False)
         self.stable = {n for n in self.plain if n in tf.params and n not in sites}
@@ -122,7 +122,8 @@ class _Analysis:
                 self.in_body[stmt] = set().union(*(self._writes(s) for s in _stmts(stmt.body)))
                 self.varies[stmt] = self.in_body[stmt] | (self._writes(stmt) if isinstance(stmt, h.For) else set())
                 if (stmt in self.tf.parallel or any(s in self.tf.fallbacks or isinstance(s, h.Unsupported)
-                                                    or s in self.tf.parallel for s in _stmts(stmt.body))
+                                                    or s in self.tf.parallel or getattr(s, "test", None) in self.tf.fallbacks
+                                                    for s in _stmts(stmt.body))
                         or stmt.orelse or _has_lambda(stmt)):
                     self.unversionable.add(stmt)
                 for n, ss in inner.items():

@@ -330,8 +330,32 @@ def hold(typer, name: str, reason: str) -> None:
     _restart(typer)
 
 
+def run_as_python(typer, stmt, reason: str) -> None:
+    """A statement (or an `if`'s test) holding an expression whose type
+    differs by path in a way compiled code cannot keep (passes/paths.py):
+    it runs as Python, so the expression has CPython's own value and type
+    (typing restarts)."""
+    typer.python_stmts[stmt] = reason
+    _restart(typer)
+
+
+def may_run_as_python(typer, stmt) -> bool:
+    return not typer.fullgraph and stmt not in typer.python_stmts and stmt not in typer.tf.fallbacks
+
+
 def holdable(typer, name) -> bool:
-    return not typer.fullgraph and name in typer.locals and name not in typer.tf.params and name not in typer.held
+    """A parameter too: it is boxed on entry with the argument's own type
+    (numbers, arrays, tuples of them; an array stays the caller's object)."""
+    tf = typer.tf
+    if name in tf.params and not _boxable(tf.arg_types[tf.params.index(name)]):
+        return False
+    return not typer.fullgraph and name in typer.locals and name not in typer.held
+
+
+def _boxable(t) -> bool:
+    if isinstance(t, T.Tuple):
+        return all(_boxable(i) for i in t.items)
+    return isinstance(t, (T.Scalar, T.Array))
 
 
 def mark_outputs(tf, reach) -> None:
@@ -387,6 +411,8 @@ def python_test(typer, s) -> bool:
     test's own source text)."""
     held = next((n for n in _names(s.test) if n in typer.held), None)
     errors = [UnsupportedSyntaxError(typer.held[held], s.test.loc)] if held else []
+    if s.test in typer.python_stmts:
+        errors = [UnsupportedSyntaxError(typer.python_stmts[s.test], s.test.loc)]
     if not errors:
         try:
             typer.truth_test(s.test)

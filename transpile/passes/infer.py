@@ -100,6 +100,7 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         self.fullgraph = program.options.fullgraph or tf.pyfunc in program.synthetic
         self.fullgraph_errors: dict = {}
         self.held: dict = {}  # name -> why it is a Python object (passes/fallback.py: containers, path conflicts)
+        self.python_stmts: dict = {}  # statement (or if test) -> why it runs as Python (fallback.run_as_python)
         self.own_reasons: dict = {}  # statement -> why it ran as Python before a variable it names was held
         self.def_types: dict = {}  # definition (store target, passes/reaching.py) -> type of the value it assigns
         self.def_consts: dict = {}  # definition -> the int constant it assigns
@@ -130,6 +131,8 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
                 break
             except paths.Hold as held:  # the variable becomes a Python object: type the function again
                 fallback.hold(self, held.name, held.conflict.message.split(";")[0])
+            except paths.RunAsPython as conflict:  # the statement runs as Python: type the function again
+                fallback.run_as_python(self, conflict.stmt, conflict.conflict.message.split(";")[0])
         if self.tf.path_types.boxes_returns:  # each return site boxes a value of its own type
             self.tf.return_type = T.ANY
         else:
@@ -340,6 +343,9 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         for s in stmts:
             if isinstance(s, h.Unsupported):
                 self.fall_back(s, s.errors)
+                continue
+            if s in self.python_stmts:
+                self.fall_back(s, [UnsupportedSyntaxError(self.python_stmts[s], s.loc)])
                 continue
             held = fallback.held_name(self, s)
             if held is not None:

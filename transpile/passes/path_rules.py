@@ -38,6 +38,17 @@ class Hold(Exception):
         self.conflict = conflict  # the PathTypeConflict otherwise raised
 
 
+class RunAsPython(Exception):
+    """An expression with a conflict (`x if c else 0` of an int and a
+    float): typing restarts with the statement holding it running as
+    Python (fallback.run_as_python), rather than the whole function."""
+
+    def __init__(self, stmt, conflict):
+        super().__init__(conflict.message)
+        self.stmt = stmt
+        self.conflict = conflict
+
+
 def weakness_only(ops, recorded, op) -> bool:
     """The same computation, giving a Python float where the compiled
     operation gives an np.float64 of the same value (+, -, * round alike in

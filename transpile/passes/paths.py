@@ -23,9 +23,10 @@ time through +, -, *, comparisons, max/min and calls), a slot per type for
 int-or-float values that are returned.  docs/architecture.md lists every
 rule.  Any other use (passing such a value to a call, indexing with it, a
 statement that runs as Python reading it) would give a value of the wrong
-type: a local variable is then held as a Python object, every statement
-naming it running as Python (Hold; Cython's "safe" inference makes the same
-choice); for a parameter or an expression the function runs in CPython
+type: a local variable or a parameter is then held as a Python object,
+every statement naming it running as Python (Hold; Cython's "safe"
+inference makes the same choice); for an expression, the statement
+evaluating it runs as Python (RunAsPython); what is left runs in CPython
 with a warning naming it and the use (an error under fullgraph=True).
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, converts_exactly, differs, ints_fit, link, pure, returns, same_storage, semantics_by_flags, statements,
+from .path_rules import (Hold, PathTypes, RunAsPython, converts_exactly, differs, ints_fit, link, pure, returns, same_storage, semantics_by_flags, statements,
                          weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
@@ -72,8 +73,8 @@ class _Checker:
     def def_type(self, d, name):
         if d == reaching.UNDEF:
             return None
-        if isinstance(d, h.Param):
-            return self.tf.arg_types[self.tf.params.index(name)]
+        if isinstance(d, h.Param):  # a held parameter is boxed on entry, with the argument's own type
+            return T.ANY if name in self.typer.held else self.tf.arg_types[self.tf.params.index(name)]
         info = self.tf.fallbacks.get(d)
         if info is not None:
             # A value from Python is converted where it crosses, to the type its
@@ -271,6 +272,8 @@ class _Checker:
             if self.types_of(use) is not None:
                 self.consumer(use, use)
         for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types; calls
+            if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.statement_of(node) in self.tf.fallbacks:
+                continue  # evaluated by Python
             if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.types_of(node) is not None:
                 self.consumer(node, node)
             elif self.flagged_items(node):
@@ -511,7 +514,18 @@ class _Checker:
             "give it one type on every path (e.g. start from 0.0 rather than 0, or convert with float())")
         if name and fallback.holdable(self.typer, name):
             return Hold(name, conflict)
+        stmt = self.statement_of(node)
+        if not name and stmt is not None and fallback.may_run_as_python(self.typer, stmt):
+            return RunAsPython(stmt, conflict)
         return conflict
+
+    def statement_of(self, node):
+        """The statement whose own code evaluates node (an `if`: its test)."""
+        while node is not None and not isinstance(node, h.Stmt):
+            node = self.parent.get(node)
+        if isinstance(node, h.If):
+            return node.test
+        return node
 
 
 def analyse(typer) -> PathTypes:
