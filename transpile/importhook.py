@@ -295,21 +295,15 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     import copy
     from dataclasses import replace
 
-    from .build import cache
-    from .build.toolchain import QUICK, find_compiler, tiered
+    from .build import cache, tiers
     from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
 
     meta = cache.load(jf._key(arg_types))  # the exact entry first: nothing serves better (a warm start's path)
     if meta is not None and entry_valid(meta):
         return 0, _as_spec(meta, arg_types, bool(meta.get("aot")))
-    # The quick build of these very types: tiers.fetch runs it and schedules the optimized one (a warm start
-    # of a short script), without the ~16 keys of the wider search below.  Without a compiler, a wider
-    # prebuilt entry is still looked for (lookup() would otherwise run the function as Python).
-    if tiered(jf.options) and find_compiler(required=False) is not None:
-        quick = cache.load(jf._key(arg_types, QUICK))
-        if quick is not None and entry_valid(quick):
-            return None
+    if tiers.quick_cached(jf.options, lambda tier: jf._key(arg_types, tier), entry_valid):
+        return None  # the exact quick build, which tiers.fetch runs
     best = None
     for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
         probe = copy.copy(jf)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import cache
 from .loader import entry_address, init_regions
-from .toolchain import OPTIMIZED, QUICK, compile_shared, tiered
+from .toolchain import OPTIMIZED, QUICK, compile_shared, find_compiler, tiered
 
 # fields cache.commit adds to an entry's metadata (a new entry gets its own)
 _COMMITTED = ("dir", "library_size", "library_sha256", "created", "python", "signature")
@@ -68,6 +68,16 @@ def fetch(options, key_for, build, valid, root):
     meta["tier"] = QUICK
     meta["tier_next"] = (0.0 if built else WARM_DELAY, (optimized, valid, root, options, meta["dir"], base))
     return meta
+
+
+def quick_cached(options, key_for, valid) -> bool:
+    """Whether the cache holds the quick build of a call's exact types (asked
+    when no optimized one was found): fetch() runs it and schedules the
+    optimized build, so importhook's search for wider prebuilt entries (~16
+    keys, on a short script's warm start) is not needed.  Without a compiler,
+    False: that search may still find a prebuilt entry to run instead of Python."""
+    return (tiered(options) and find_compiler(required=False) is not None
+            and _load(key_for(QUICK), valid, None) is not None)
 
 
 def _load(key, valid, root):
