@@ -9,6 +9,7 @@ import numpy as np
 from ..hir import nodes as h
 from ..hir import promote
 from ..hir import types as T
+from . import reaching
 
 
 @dataclasses.dataclass
@@ -204,3 +205,49 @@ def ints_fit(checker, node, dtype: str) -> bool:
             if not isinstance(v, int) or not info.min <= v <= info.max:
                 return False
     return True
+
+
+def cannot_raise(checker, node) -> bool:
+    """A scalar test evaluated again gives the same truth and raises
+    nothing: constants, assigned variables, comparisons and `not` of them."""
+    if isinstance(node, h.Const):
+        return True
+    if not isinstance(checker.tf.types.get(node), T.Scalar):
+        return False
+    if isinstance(node, h.Name):
+        return node in checker.reach.uses and reaching.UNDEF not in checker.reach.uses[node] \
+            and node.id not in checker.boxed  # a boxed variable's value may sit in another slot
+    if isinstance(node, h.Compare):
+        return all(cannot_raise(checker, n) for n in (node.left, *node.comparators))
+    if isinstance(node, h.UnaryOp) and node.op == "not":
+        return cannot_raise(checker, node.operand)
+    if isinstance(node, h.BoolOp):
+        return all(cannot_raise(checker, n) for n in node.values)
+    return False
+
+
+def same_value_use(checker, node, parent) -> bool:
+    """A Python float and an np.float64 of one value give the same result
+    here: an argument of a `math` function or float(), or a value stored
+    into an array element or view (converted to the array's dtype)."""
+    types = checker.types_of(node)
+    static = checker.tf.types.get(node)
+    if not (weak_only(types, static) and static.kind in "fc"):
+        return False
+    if isinstance(parent, h.Call) and node in parent.args:
+        fn = checker.typer.const(parent.func)
+        return getattr(fn, "__module__", None) == "math" or fn is float
+    if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], h.Subscript):
+        info = checker.tf.subscripts.get(parent.targets[0])
+        return getattr(info, "kind", None) in ("element", "view", "mask", "fancy")
+    return False
+
+
+def statement_of(parent: dict, node):
+    """The statement whose own code evaluates node (an `if`: its test)."""
+    while node is not None and not isinstance(node, h.Stmt):
+        node = parent.get(node)
+    if isinstance(node, h.If):
+        return node.test
+    return node

@@ -36,8 +36,9 @@ from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, RunAsPython, converts_exactly, differs, ints_fit, link, pure, returns, same_storage, semantics_by_flags, statements,
-                         weak_only, weakness_only, what)
+from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, converts_exactly, differs, ints_fit, link, pure,
+                         returns, same_storage, same_value_use, semantics_by_flags, statement_of, statements, weak_only,
+                         weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 
@@ -237,7 +238,7 @@ class _Checker:
                 # `x0 or x2`: the flag of the operand it picks, found by testing again
                 # what the expression tested (lowering computes it beside the value)
                 tests = item.values[:-1] if isinstance(item, h.BoolOp) else (item.test,)
-                if not all(self.cannot_raise(t) for t in tests):
+                if not all(cannot_raise(self, t) for t in tests):
                     raise self.not_compilable(item, None, self.types_of(item),
                                               "keeping its flag (a test that is not a plain value)")
                 self.weak_choices.add(item)
@@ -249,30 +250,12 @@ class _Checker:
                                                   "keeping its flag (its arguments are not plain values)")
                     work.append(arg)
 
-    def cannot_raise(self, node) -> bool:
-        """A scalar test evaluated again gives the same truth and raises
-        nothing: constants, assigned variables, comparisons and `not` of them."""
-        if isinstance(node, h.Const):
-            return True
-        if not isinstance(self.tf.types.get(node), T.Scalar):
-            return False
-        if isinstance(node, h.Name):
-            return node in self.reach.uses and reaching.UNDEF not in self.reach.uses[node] \
-                and node.id not in self.boxed  # a boxed variable's value may sit in another slot
-        if isinstance(node, h.Compare):
-            return all(self.cannot_raise(n) for n in (node.left, *node.comparators))
-        if isinstance(node, h.UnaryOp) and node.op == "not":
-            return self.cannot_raise(node.operand)
-        if isinstance(node, h.BoolOp):
-            return all(self.cannot_raise(n) for n in node.values)
-        return False
-
     def check_uses(self):
         for use in self.reach.uses:
             if self.types_of(use) is not None:
                 self.consumer(use, use)
         for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types; calls
-            if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.statement_of(node) in self.tf.fallbacks:
+            if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and statement_of(self.parent, node) in self.tf.fallbacks:
                 continue  # evaluated by Python
             if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.types_of(node) is not None:
                 self.consumer(node, node)
@@ -318,7 +301,7 @@ class _Checker:
                                                                         self.tf.var_types.get(parent.targets[0].id)):
             self.grow(parent.targets[0], node)  # the variable's flag is set from the value's
             return
-        if self.same_value_use(node, parent):
+        if same_value_use(self, node, parent):
             return
         if self.dispatched(node, parent):
             self.flag_reads.add(node)  # the call reads the argument's flag
@@ -366,23 +349,6 @@ class _Checker:
                 self.boxed[node.id] = tuple(sorted((t for t in alts if differs(t, joined)), key=str))
                 return
         raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), what(parent, node))
-
-    def same_value_use(self, node, parent) -> bool:
-        """A Python float and an np.float64 of one value give the same result
-        here: an argument of a `math` function or float(), or a value stored
-        into an array element or view (converted to the array's dtype)."""
-        types = self.types_of(node)
-        static = self.tf.types.get(node)
-        if not (weak_only(types, static) and static.kind in "fc"):
-            return False
-        if isinstance(parent, h.Call) and node in parent.args:
-            fn = self.typer.const(parent.func)
-            return getattr(fn, "__module__", None) == "math" or fn is float
-        if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
-                and isinstance(parent.targets[0], h.Subscript):
-            info = self.tf.subscripts.get(parent.targets[0])
-            return getattr(info, "kind", None) in ("element", "view", "mask", "fancy")
-        return False
 
     def picked_argument(self, node, parent) -> bool:
         """max(a, b) / min(a, b) of numbers of one dtype, Python's or NumPy's by
@@ -514,18 +480,10 @@ class _Checker:
             "give it one type on every path (e.g. start from 0.0 rather than 0, or convert with float())")
         if name and fallback.holdable(self.typer, name):
             return Hold(name, conflict)
-        stmt = self.statement_of(node)
+        stmt = statement_of(self.parent, node)
         if not name and stmt is not None and fallback.may_run_as_python(self.typer, stmt):
             return RunAsPython(stmt, conflict)
         return conflict
-
-    def statement_of(self, node):
-        """The statement whose own code evaluates node (an `if`: its test)."""
-        while node is not None and not isinstance(node, h.Stmt):
-            node = self.parent.get(node)
-        if isinstance(node, h.If):
-            return node.test
-        return node
 
 
 def analyse(typer) -> PathTypes:
