@@ -27,6 +27,7 @@ from .lower_dicts import DictLowering
 from .lower_lambdas import LambdaLowering
 from .lower_functions import FunctionValueLowering, function_header
 from .lower_globals import GlobalsLowering
+from .lower_regions import RegionLowering
 from . import lower_records
 from ..library.random_lib import H_RANDOM
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
@@ -237,7 +238,7 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
         counter[0] += 1
 
 
-class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, BoundsLowering,
+class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, BoundsLowering,
                       SelectLowering, GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
@@ -387,88 +388,6 @@ class FunctionLowerer(FunctionValueLowering, StatementLowering, PathFlagLowering
             self.comment(s)
             getattr(self, "s_" + type(s).__name__)(s)
             i += 1
-
-    def region(self, infos, test: str | None = None) -> set:
-        """Neighbouring statements that run as Python: one callback (or an
-        `if`'s test, its truth stored into the C++ bool `test`). Returns the
-        names whose "assigned" flags the region sets."""
-        index = len(self.module.regions)
-        for info in infos:
-            self.last_line = None
-            self.comment(info.stmt)
-            if info.quiet:
-                self.lines.append(Line(self.depth, "//   runs as Python: makes the function object (calls to it "
-                                                   "are compiled)"))
-                continue
-            self.lines.append(Line(self.depth, f"//   runs as Python (JIT Fallback): {info.reason.splitlines()[0]}"))
-            self.module.fallback_report.append({
-                "file": info.stmt.loc.filename, "line": info.stmt.loc.line,
-                "source": info.stmt.loc.source_line.strip(), "reason": info.reason.splitlines()[0],
-                "construct": info.construct, "function": self.fn.qualname})
-        reads, writes, assigned = set(), set(), set()
-        for info in infos:  # a name assigned before it is read inside the region needs no input
-            reads |= info.reads - assigned
-            writes |= info.writes if info.outputs is None else info.outputs  # values no one reads stay in Python
-            assigned |= info.definite
-        var_types = self.tf.var_types
-        needed = reads | (writes - assigned)  # conditionally written names keep their old value
-        ins = sorted(n for n in needed if n in var_types)
-        outs = sorted(n for n in writes if n in var_types)
-        returns = infos[-1].returns
-        lower_records.refuse_in_region([(n, var_types[n]) for n in ins + outs])
-        boxes = []
-        for n in ins:
-            t = var_types[n]
-            weak = ", true" if isinstance(t, T.Scalar) and t.weak else ""
-            if isinstance(t, (T.Dict, T.Set)):  # fallback code reads a copy (a new Python dict/set)
-                boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
-                continue
-            boxes.append(f"tr::box({self.var(n)}{weak})")
-        # inputs that may be unassigned: the region deletes them first, so Python raises
-        # UnboundLocalError if (and where) the statement reads one (passes/unbound.py)
-        unbound = sorted({n for info in infos for s_, n in self.unbound.region_reads if s_ is info.stmt} & set(ins))
-        boxes += [f"tr::box({bound_flag(self.var(n))}, true)" for n in unbound]
-        still_unbound = [n for n in unbound if n in outs]  # the region may leave them unassigned: it says so
-        targets = [self.var(n) for n in outs] + [bound_flag(self.var(n)) for n in still_unbound] + ([test] if test else [])
-        ret = None
-        if returns:
-            ret = self.tmp("ret")
-            self.emit(f"{ctype(self.tf.return_type)} {ret}{{}};")
-            targets.append(ret)
-        self.emit("{")
-        self.depth += 1
-        if boxes:
-            self.emit(f"tr_value tr_in[] = {{{', '.join(boxes)}}};")
-        self.emit(f"tr::call_region({index}, std::tie({', '.join(targets)}), {'tr_in' if boxes else 'nullptr'}, "
-                  f"{len(boxes)});")
-        self.depth -= 1
-        self.emit("}")
-        if ret:
-            self.emit(f"return {ret};")
-        else:
-            self.read_live_globals()  # Python code may have rebound them
-        self.module.regions.append({
-            "module": self.tf.pyfunc.__module__, "qualname": self.tf.pyfunc.__qualname__,
-            "filename": self.fn.filename, "name": self.fn.name,
-            "statements": [[i.stmt.loc.line, i.stmt.loc.col, i.stmt.loc.end_line, i.stmt.loc.end_col]
-                           for i in infos],
-            "returns": [i.stmt.loc.line for i in infos if i.returns],
-            "ins": ins,
-            "unbound": unbound,  # each followed in the inputs by whether it is assigned
-            "outs": [[n, str(var_types[n]), str(self.declared(infos, n))] for n in outs]
-            + [[f"__tr_bound_{n}", "bool", "None"] for n in still_unbound]
-            + ([["__tr_test", "bool", "None"]] if test else [])
-            + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared)]] if returns else []),
-            "test": bool(test),
-        })
-        return set(still_unbound)
-
-    @staticmethod
-    def declared(infos, name):
-        for info in reversed(infos):
-            if name in info.writes and info.declared is not None:
-                return info.declared
-        return None
 
     def nested(self, header: str, body, footer: str = "}") -> None:
         self.emit(header)
