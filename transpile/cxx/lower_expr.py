@@ -91,9 +91,10 @@ class ExprLowerer:
         ops = self.tf.ops[node]
         a, b = self.expr(node.left), self.expr(node.right)
         at, bt = self.type_of(node.left), self.type_of(node.right)
-        first = needs_order(self, [node.left, node.right]) if isinstance(ops.result, T.Scalar) else []
+        first = needs_order(self, [node.left, node.right])
         if first:
-            return in_order(self, [a, b], first, lambda c: self.binop(node.op, ops, c[0], at, c[1], bt))
+            return in_order(self, [a, b], first, lambda c: self.binop(node.op, ops, c[0], at, c[1], bt),
+                            [node.left, node.right], ops.result)
         return self.binop(node.op, ops, a, at, b, bt)
 
     def binop(self, op, ops, a: CExpr, at, b: CExpr, bt) -> CExpr:
@@ -205,7 +206,11 @@ class ExprLowerer:
             return compare(self, op, ops, a, at, b, bt)
         if op in ("is", "is not"):
             same = at == bt  # only None comparisons reach here
-            return CExpr("true" if same == (op == "is") else "false")
+            # known from the types, but both operands still run, left to right:
+            # they may raise or write (`a[5] is None`, `x.fill(0) is None`)
+            value = "true" if same == (op == "is") else "false"
+            effects = [f"(void)({c.code})" for c in (a, b) if not c.code.isidentifier() and c.code != "tr::none"]
+            return CExpr(f"({', '.join(effects + [value])})" if effects else value)
         return self.binop(op, ops, a, at, b, bt)
 
     def lazily(self, lower) -> str:
@@ -353,10 +358,10 @@ class ExprLowerer:
                              arg_types, kw_types, self)
             return entry.lower(site)
 
-        first = needs_order(self, [*arg_nodes, *kw_nodes.values()]) \
-            if isinstance(self.type_of(node), T.Scalar) else []
+        first = needs_order(self, [*arg_nodes, *kw_nodes.values()])
         if first:  # keywords follow the positional arguments in the source
-            return in_order(self, [*args, *kwargs.values()], first, lower)
+            return in_order(self, [*args, *kwargs.values()], first, lower, [*arg_nodes, *kw_nodes.values()],
+                            self.type_of(node))
         return lower([*args, *kwargs.values()])
 
     def call_jit(self, node, key, sources, target: str | None = None) -> CExpr:

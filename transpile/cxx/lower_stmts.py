@@ -245,7 +245,7 @@ class StatementLowering:
             def build(cs):
                 return CExpr(f"tr::topy::tuple({', '.join(self.boxed_value(e, c.code) for e, c in zip(elts, cs))})")
             first = needs_order(self, list(elts))  # C++ leaves the order of a call's arguments open
-            self.emit(f"return {(in_order(self, codes, first, build) if first else build(codes)).code};")
+            self.emit(f"return {(in_order(self, codes, first, build, elts) if first else build(codes)).code};")
         else:
             self.emit(f"return {self.boxed_value(s.value, code(s.value, value))};")
 

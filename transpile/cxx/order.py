@@ -7,11 +7,19 @@ exception wins: `atan2(sqrt(-1.0), x[5])` is sqrt's ValueError, not
 IndexError), so only then are the operands evaluated into temporaries, in a
 lambda so that the expression stays one expression (it may sit in a
 condition or a short-circuited operand). Names, literals and arithmetic
-that cannot raise need nothing."""
+that cannot raise need nothing.
+
+Array operands are lazy expressions, computed where the result is stored;
+an operand that writes memory (a compiled call, a value from Python, a.sort())
+after an array expression in Python's order would change what that
+expression reads (`(x * 2) + bump(x)`, where bump writes x[0]). There the
+array operands before the write are evaluated into arrays first, in order,
+and so is the result (a lazy result would refer to the temporaries)."""
 from __future__ import annotations
 
 from ..hir import nodes as h
 from ..hir import types as T
+from ..passes.hir_walk import walk
 from .model import CExpr
 
 # Operators on scalars that never raise (ints wrap as NumPy's do; float
@@ -46,25 +54,57 @@ def may_raise(tf, node, unbound=frozenset()) -> bool:
     return True  # calls, subscripts (index checks), containers, ...
 
 
+def writes_memory(tf, node) -> bool:
+    """Whether evaluating node may write memory that another operand reads:
+    a call of compiled user code (a @jit function, a method, a function value),
+    a value computed by Python, a library call that writes an argument."""
+    for n in walk(node):
+        if n in tf.coerce:
+            return True
+        call = tf.calls.get(n)
+        if call is None:
+            continue
+        if call[0] != "lib" or getattr(call[1], "writes_arguments", False):
+            return True
+        if isinstance(n, h.Call) and any(k.name == "out" for k in n.keywords):
+            return True
+    return False
+
+
+def _lazy(tf, node) -> bool:
+    """An array expression computed when used (a variable names its array)."""
+    return isinstance(tf.types.get(node), T.Array) and not isinstance(node, (h.Name, h.Const))
+
+
 def needs_order(lower, nodes) -> list[int]:
     """Positions among nodes (in Python's evaluation order) to evaluate into
     temporaries: those that may raise, when there are two or more and each is
-    a scalar (a C++ value: lazy array expressions are not copied)."""
-    raising = [i for i, n in enumerate(nodes) if may_raise(lower.tf, n, lower.unbound.reads)]
-    if len(raising) < 2 or not all(isinstance(lower.tf.types.get(nodes[i]), T.Scalar) for i in raising):
-        return []
-    return raising
+    a scalar (a C++ value); and the array expressions before an operand that
+    writes memory, with the writing operands."""
+    tf = lower.tf
+    raising = [i for i, n in enumerate(nodes) if may_raise(tf, n, lower.unbound.reads)]
+    ordered = set(raising) if len(raising) >= 2 and all(isinstance(tf.types.get(nodes[i]), T.Scalar)
+                                                         for i in raising) else set()
+    writing = [j for j, n in enumerate(nodes) if writes_memory(tf, n)]
+    early = [i for i in range(max(writing, default=0)) if _lazy(tf, nodes[i])]
+    if early:
+        ordered |= set(early) | set(writing)
+    return sorted(ordered)
 
 
-def in_order(lower, codes: list[CExpr], positions: list[int], build) -> CExpr:
-    """build(codes) with codes[positions] evaluated first, left to right.
+def in_order(lower, codes: list[CExpr], positions: list[int], build, nodes=(), result=None) -> CExpr:
+    """build(codes) with codes[positions] evaluated first, left to right
+    (array expressions among nodes into arrays; an array result too).
     Statements the lowering hoists while building go inside the lambda, after
     the temporaries they may use."""
     codes = list(codes)
     decls = []
     for i in positions:
         name = lower.tmp("o")
-        decls.append(f"auto {name} = {codes[i].code};")
+        code = codes[i].code
+        if i < len(nodes) and _lazy(lower.tf, nodes[i]):
+            code = f"tr::eval({code})"
+        decls.append(f"auto {name} = {code};")
         codes[i] = CExpr(name)
     outer, lower.pre = lower.pre, []
     try:
@@ -72,4 +112,5 @@ def in_order(lower, codes: list[CExpr], positions: list[int], build) -> CExpr:
         inner = lower.pre
     finally:
         lower.pre = outer
-    return CExpr("([&]() { " + " ".join(decls + inner) + f" return {out.code}; }}())")
+    value = f"tr::eval({out.code})" if isinstance(result, T.Array) else out.code
+    return CExpr("([&]() { " + " ".join(decls + inner) + f" return {value}; }}())")

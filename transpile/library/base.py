@@ -93,3 +93,4 @@ class Entry:
     headers: tuple = field(default=())
     takes_none: bool = False  # None-or-a-value arguments are passed as they are (not unwrapped)
     needs_python: bool = False  # calls into the interpreter (print): never on a prange thread
+    writes_arguments: bool = False  # writes into an array argument (a.sort(), a.fill(), np.copyto): cxx/order.py

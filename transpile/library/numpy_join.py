@@ -232,4 +232,4 @@ def _copyto_lower(ls):
     return CExpr(f"(tr::assign({dst}, {src}), tr::none_t{{}})")
 
 
-register(np.copyto, Entry("numpy.copyto", _copyto_infer, _copyto_lower, (H_JOIN,)))
+register(np.copyto, Entry("numpy.copyto", _copyto_infer, _copyto_lower, (H_JOIN,), writes_arguments=True))

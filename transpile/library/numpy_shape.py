@@ -166,4 +166,4 @@ def _fill_lower(ls):
     return CExpr(f"(tr::assign({ls.lower.ev(ls.args[0])}, {ls.args[1].code}), tr::none_t{{}})")
 
 
-register_method("fill", Entry("fill", _fill_infer, _fill_lower, ()))
+register_method("fill", Entry("fill", _fill_infer, _fill_lower, (), writes_arguments=True))

@@ -57,7 +57,7 @@ def _sorter(name, inplace=False):
             return CExpr(f"tr::np::{fn}(tr::np::ravel({x}), 0)")
         return CExpr(f"tr::np::{fn}({x}, {axis_code(ls, 1, 'axis', -1)})")
 
-    return Entry(f"numpy.{name}", infer, lower, (H_SORT,))
+    return Entry(f"numpy.{name}", infer, lower, (H_SORT,), writes_arguments=inplace)
 
 
 register(np.sort, _sorter("sort"))
