@@ -252,9 +252,14 @@ def _draws_after_helper():
 def draws_in_python_order(a, i, which):
     if which == 0:  # the helper's draw comes first in Python, though it is the left operand of a call
         return _draws_after_helper() - np.random.random()
-    return a[i] + np.random.random()  # an IndexError comes before the draw: the state stays untouched
+    if which == 1:
+        return a[i] + np.random.random()  # an IndexError comes before the draw: the state stays untouched
+    if which == 2:
+        return a[i] + np.random.random(3)  # the same for a sized draw (an array operand)
+    return (a + a[:i]) * np.random.random(3)  # a broadcasting ValueError before the draw
 
 
 def test_draws_happen_in_pythons_order_among_other_operands():
-    for args in ((np.ones(3), 0, 0), (np.ones(3), 1, 1), (np.ones(3), 5, 1)):
+    for args in ((np.ones(3), 0, 0), (np.ones(3), 1, 1), (np.ones(3), 5, 1), (np.ones(3), 1, 2),
+                 (np.ones(3), 5, 2), (np.ones(3), 3, 3), (np.ones(3), 2, 3)):
         _same_outcome(draws_in_python_order, 13, *args)

@@ -10,11 +10,12 @@ condition or a short-circuited operand). Names, literals and arithmetic
 that cannot raise need nothing.
 
 Array operands are lazy expressions, computed where the result is stored;
-an operand that writes memory (a compiled call, a value from Python, a.sort())
-after an array expression in Python's order would change what that
+an operand with effects (a compiled call, a value from Python, a.sort(), a
+draw) after an array expression in Python's order would change what that
 expression reads (`(x * 2) + bump(x)`, where bump writes x[0]). There the
-array operands before the write are evaluated into arrays first, in order,
-and so is the result (a lazy result would refer to the temporaries)."""
+array operands before it, and those that may raise (whose exception comes
+first), are evaluated first, arrays into arrays, in order, and so is the
+result (a lazy result would refer to the temporaries)."""
 from __future__ import annotations
 
 from ..hir import nodes as h
@@ -54,17 +55,19 @@ def may_raise(tf, node, unbound=frozenset()) -> bool:
     return True  # calls, subscripts (index checks), containers, ...
 
 
-def writes_memory(tf, node) -> bool:
-    """Whether evaluating node may write memory that another operand reads:
-    a call of compiled user code (a @jit function, a method, a function value),
-    a value computed by Python, a library call that writes an argument."""
+def has_effects(tf, node) -> bool:
+    """Whether evaluating node does something another operand can see: a
+    call of compiled user code (a @jit function, a method, a function value),
+    a value computed by Python, a library call that writes an argument or
+    runs Python or draws (print, np.random: the order of draws is the
+    sequence's order)."""
     for n in walk(node):
         if n in tf.coerce:
             return True
         call = tf.calls.get(n)
         if call is None:
             continue
-        if call[0] != "lib" or getattr(call[1], "writes_arguments", False):
+        if call[0] != "lib" or getattr(call[1], "writes_arguments", False) or getattr(call[1], "needs_python", False):
             return True
         if isinstance(n, h.Call) and any(k.name == "out" for k in n.keywords):
             return True
@@ -79,16 +82,16 @@ def _lazy(tf, node) -> bool:
 def needs_order(lower, nodes) -> list[int]:
     """Positions among nodes (in Python's evaluation order) to evaluate into
     temporaries: those that may raise, when there are two or more and each is
-    a scalar (a C++ value); and the array expressions before an operand that
-    writes memory, with the writing operands."""
+    a scalar (a C++ value); and, before an operand with effects, the array
+    expressions and the operands that may raise, with the effectful operands."""
     tf = lower.tf
     raising = [i for i, n in enumerate(nodes) if may_raise(tf, n, lower.unbound.reads)]
     ordered = set(raising) if len(raising) >= 2 and all(isinstance(tf.types.get(nodes[i]), T.Scalar)
                                                          for i in raising) else set()
-    writing = [j for j, n in enumerate(nodes) if writes_memory(tf, n)]
-    early = [i for i in range(max(writing, default=0)) if _lazy(tf, nodes[i])]
+    effectful = [j for j, n in enumerate(nodes) if has_effects(tf, n)]
+    early = [i for i in range(max(effectful, default=0)) if _lazy(tf, nodes[i]) or i in raising]
     if early:
-        ordered |= set(early) | set(writing)
+        ordered |= set(early) | set(effectful)
     return sorted(ordered)
 
 

@@ -189,27 +189,12 @@ def _draw_lower(ls):
     if dims:
         shape = ", ".join(f"int64_t({code(d)})" for d in dims)
         call = f"tr::random::{fn}_n<{len(dims)}>({''.join(a + ', ' for a in args)}{{{shape}}})"
-        # An array: hoisted once before its statement (lazy array operands are
-        # not put in order by cxx/order.py, and a boxed return lowers its items twice).
-        return CExpr(_hoist_once(ls.lower, ls.site_info, call))
-    # One value inline, where Python evaluates it: a call may raise, so
-    # cxx/order.py puts it in Python's order among the other operands that may
-    # (hoisted before its statement it would run before a[i]'s IndexError, or
-    # before a compiled helper's own draws).
+    # Inline, where Python evaluates it: a draw has effects (the sequence's
+    # order), so cxx/order.py evaluates the operands before it that may raise
+    # or are array expressions first, in Python's order (hoisted before its
+    # statement it would run before a[i]'s IndexError, or before a compiled
+    # helper's own draws).
     return CExpr(call)
-
-
-def _hoist_once(lw, info, call: str) -> str:
-    """The draw hoisted before its statement, so draws in one expression happen
-    in Python's order (C++ leaves `a() + b()` unordered); once per statement,
-    though the lowerer may lower an expression twice (boxed returns do)."""
-    done = lw.__dict__.setdefault("_random_draws", {})  # id(site_info of the call) -> (pre list, line, name)
-    seen = done.get(id(info))
-    if seen is not None and seen[0] is lw.pre and any(line is seen[1] for line in lw.pre):
-        return seen[2]
-    name = lw.hoist(call)
-    done[id(info)] = (lw.pre, lw.pre[-1], name, info)  # info kept: its id stays its own
-    return name
 
 
 for _fn, _spec in _COMPILED.items():
