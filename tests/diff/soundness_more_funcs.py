@@ -75,3 +75,7 @@ def held_index_in_python_test(x0, a1, x2, a3):   # seed 7001 #143, as generated
         w2 += 1
     a1[-1] = a1[i1]
     return (np.int64(4611686018427387904) * (x0 if (w2 != x2) else i1)), x0
+
+
+def scalar_then_array_operand(x3, a2):   # seed 7002 #143, reduced: still open (findings.md class 15)
+    return (x3 / x3) - (a2 % 4611686018427387904)
