@@ -74,8 +74,6 @@ def test_held_parameter_is_the_callers_object(level):
     assert not compiled._python_mode, compiled._python_mode
 
 
-@pytest.mark.xfail(strict=True, reason="findings.md class 15: a raising scalar operand beside an array operand "
-                   "that raises is not evaluated first (cxx/order.py orders scalar results only)")
 def test_scalar_operand_raises_before_the_array_operand():
     args = (0.0, np.array([12, 1, 7], dtype=np.int32))
     assert outcome(jit(funcs.scalar_then_array_operand), args) == outcome(funcs.scalar_then_array_operand, args)

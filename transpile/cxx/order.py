@@ -86,8 +86,14 @@ def needs_order(lower, nodes) -> list[int]:
     expressions and the operands that may raise, with the effectful operands."""
     tf = lower.tf
     raising = [i for i, n in enumerate(nodes) if may_raise(tf, n, lower.unbound.reads)]
-    ordered = set(raising) if len(raising) >= 2 and all(isinstance(tf.types.get(nodes[i]), T.Scalar)
-                                                         for i in raising) else set()
+    scalar = [i for i in raising if isinstance(tf.types.get(nodes[i]), T.Scalar)]
+    lazy = [i for i in raising if _lazy(tf, nodes[i])]
+    ordered = set()
+    if len(raising) >= 2 and len(scalar) + len(lazy) == len(raising) and scalar:
+        # Scalars before the first array expression that may raise go into
+        # temporaries (the lazy result holds them by value); an array
+        # expression before a scalar that may raise is evaluated first.
+        ordered = {i for i in raising if i <= max(scalar)}
     effectful = [j for j, n in enumerate(nodes) if has_effects(tf, n)]
     early = [i for i in range(max(effectful, default=0)) if _lazy(tf, nodes[i]) or i in raising]
     if early:
@@ -97,16 +103,17 @@ def needs_order(lower, nodes) -> list[int]:
 
 def in_order(lower, codes: list[CExpr], positions: list[int], build, nodes=(), result=None) -> CExpr:
     """build(codes) with codes[positions] evaluated first, left to right
-    (array expressions among nodes into arrays; an array result too).
+    (array expressions among nodes into arrays, and then the result too).
     Statements the lowering hoists while building go inside the lambda, after
     the temporaries they may use."""
     codes = list(codes)
     decls = []
+    materialized = False
     for i in positions:
         name = lower.tmp("o")
         code = codes[i].code
         if i < len(nodes) and _lazy(lower.tf, nodes[i]):
-            code = f"tr::eval({code})"
+            code, materialized = f"tr::eval({code})", True
         decls.append(f"auto {name} = {code};")
         codes[i] = CExpr(name)
     outer, lower.pre = lower.pre, []
@@ -115,5 +122,6 @@ def in_order(lower, codes: list[CExpr], positions: list[int], build, nodes=(), r
         inner = lower.pre
     finally:
         lower.pre = outer
-    value = f"tr::eval({out.code})" if isinstance(result, T.Array) else out.code
+    # a lazy result would point into the arrays evaluated here, gone after the lambda
+    value = f"tr::eval({out.code})" if materialized and isinstance(result, T.Array) else out.code
     return CExpr("([&]() { " + " ".join(decls + inner) + f" return {value}; }}())")
