@@ -358,7 +358,10 @@ class ExprLowerer:
                              arg_types, kw_types, self)
             return entry.lower(site)
 
-        first = needs_order(self, [*arg_nodes, *kw_nodes.values()])
+        # A call used as a statement (print(), a.sort()) may lower to statements of
+        # its own, which cannot sit in in_order's lambda: values only.
+        first = needs_order(self, [*arg_nodes, *kw_nodes.values()]) \
+            if isinstance(self.type_of(node), (T.Scalar, T.Array)) else []
         if first:  # keywords follow the positional arguments in the source
             return in_order(self, [*args, *kwargs.values()], first, lower, [*arg_nodes, *kw_nodes.values()],
                             self.type_of(node))
