@@ -43,3 +43,16 @@ def is_none_runs_its_operands(x, i):
 def test_is_none_evaluates_its_operands(check):
     check(is_none_runs_its_operands, np.ones(3), 1)
     check(is_none_runs_its_operands, np.ones(3), 5)
+
+
+
+@jit(jit_level="O1")  # O0 evaluates the division eagerly; O1 leaves it lazy
+def boxed_return_of_an_ordered_array(a, j, k, flag):
+    if flag:
+        return 1  # another type on this path: the returns are boxed
+    return a[j] / (a // k), 2.0  # a[j] first (its IndexError), then the array expression
+
+
+def test_an_ordered_array_expression_in_a_boxed_return(check):
+    for args in ((np.arange(1, 4), 1, 2, False), (np.arange(1, 4), 7, 2, False), (np.arange(1, 4), 0, 2, True)):
+        check(boxed_return_of_an_ordered_array, *args)

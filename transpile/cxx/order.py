@@ -123,5 +123,6 @@ def in_order(lower, codes: list[CExpr], positions: list[int], build, nodes=(), r
     finally:
         lower.pre = outer
     # a lazy result would point into the arrays evaluated here, gone after the lambda
-    value = f"tr::eval({out.code})" if materialized and isinstance(result, T.Array) else out.code
-    return CExpr("([&]() { " + " ".join(decls + inner) + f" return {value}; }}())")
+    evaluated = materialized and isinstance(result, T.Array)
+    value = f"tr::eval({out.code})" if evaluated else out.code
+    return CExpr("([&]() { " + " ".join(decls + inner) + f" return {value}; }}())", out.lazy and not evaluated)
