@@ -36,7 +36,8 @@ _LONG_RUNNING = (h.For, h.While, h.GenExp, h.ListComp, h.DictComp, h.SetComp)
 def _brief(translation) -> bool:
     """Straight-line code over scalars calling no other compiled function (so
     no recursion): it runs for nanoseconds, less than releasing and taking
-    back the GIL costs (two mutex round trips, ~150 ns).  Such a call holds
+    back the GIL costs (two mutex round trips: add(x, y) went from 374 to
+    192 ns a call when it stopped, benchmarks/bench_core.py --only overhead).  Such a call holds
     the GIL, as math.sin does; anything that can run long releases it."""
     functions = translation.program.order
     if len(functions) != 1:
