@@ -68,6 +68,25 @@ inline double legacy_gauss(const Drawing &l) {
     return f * x2;
 }
 
+// NumPy's checks before a draw, shared by the one-value and the size= forms.
+inline double checked_range(double low, double high) {
+    const double range = high - low;
+    if (!__builtin_isfinite(range)) raise(TR_ERR_OVERFLOW, "%s", "Range exceeds valid bounds");
+    return range;
+}
+
+// NumPy refuses a scale whose sign bit is set (-0.0 too), not NaN.
+inline void check_scale(double scale) {
+    if (!__builtin_isnan(scale) && __builtin_signbit(scale)) raise(TR_ERR_VALUE, "%s", "scale < 0");
+}
+
+// n int64 values on [low, high) by masked rejection, as RandomState draws them (libnpyrandom.a).
+inline void bounded_fill(int64_t low, int64_t high, int64_t n, int64_t *out) {
+    if (low >= high) raise(TR_ERR_VALUE, "%s", "low >= high");
+    const uint64_t rng = uint64_t(high) - 1u - uint64_t(low), off = uint64_t(low);
+    random_bounded_uint64_fill(Drawing().bg(), off, rng, n, true, reinterpret_cast<uint64_t *>(out));
+}
+
 // np.random.random() / random_sample() / rand()
 inline double random_sample() {
     Drawing l;
@@ -76,8 +95,7 @@ inline double random_sample() {
 
 // np.random.uniform(low, high): low + (high - low) * U; NumPy checks the range first.
 inline double uniform(double low, double high) {
-    const double range = high - low;
-    if (!__builtin_isfinite(range)) raise(TR_ERR_OVERFLOW, "%s", "Range exceeds valid bounds");
+    const double range = checked_range(low, high);
     Drawing l;
     return low + range * l.next_double();
 }
@@ -88,20 +106,18 @@ inline double standard_normal() {
     return legacy_gauss(l);
 }
 
-// np.random.normal(loc, scale): NumPy refuses a scale whose sign bit is set (-0.0 too), not NaN.
+// np.random.normal(loc, scale)
 inline double normal(double loc, double scale) {
-    if (!__builtin_isnan(scale) && __builtin_signbit(scale)) raise(TR_ERR_VALUE, "%s", "scale < 0");
+    check_scale(scale);
     Drawing l;
     return loc + scale * legacy_gauss(l);
 }
 
 // np.random.randint(low, high): int64 on [low, high), by masked rejection as RandomState draws it.
 inline int64_t randint(int64_t low, int64_t high) {
-    if (low >= high) raise(TR_ERR_VALUE, "%s", "low >= high");
-    const uint64_t rng = uint64_t(high) - 1u - uint64_t(low), off = uint64_t(low);
-    uint64_t out;
-    random_bounded_uint64_fill(Drawing().bg(), off, rng, 1, true, &out);
-    return int64_t(out);
+    int64_t out;
+    bounded_fill(low, high, 1, &out);
+    return out;
 }
 
 // np.random.randint(high): [0, high)
@@ -130,13 +146,12 @@ template <int N> Array<double, N, C> standard_normal_n(const int64_t (&shape)[N]
 }
 
 template <int N> Array<double, N, C> uniform_n(double low, double high, const int64_t (&shape)[N]) {
-    const double range = high - low;
-    if (!__builtin_isfinite(range)) raise(TR_ERR_OVERFLOW, "%s", "Range exceeds valid bounds");
+    const double range = checked_range(low, high);
     return fill<double, N>(shape, [=](const Drawing &l) { return low + range * l.next_double(); });
 }
 
 template <int N> Array<double, N, C> normal_n(double loc, double scale, const int64_t (&shape)[N]) {
-    if (!__builtin_isnan(scale) && __builtin_signbit(scale)) raise(TR_ERR_VALUE, "%s", "scale < 0");
+    check_scale(scale);
     return fill<double, N>(shape, [=](const Drawing &l) { return loc + scale * legacy_gauss(l); });
 }
 
@@ -148,10 +163,9 @@ Array<int64_t, N, C> randint_n(int64_t low, int64_t high, const int64_t (&shape)
     for (int k = 0; k < N; ++k) n *= shape[k];
     if (n == 0) return tr::empty<int64_t, N>(shape);
     if (one && high <= 0) raise(TR_ERR_VALUE, "%s", "high <= 0");
-    if (low >= high) raise(TR_ERR_VALUE, "%s", "low >= high");
+    if (low >= high) raise(TR_ERR_VALUE, "%s", "low >= high");  // before the array: NumPy allocates nothing
     Array<int64_t, N, C> out = tr::empty<int64_t, N>(shape);
-    const uint64_t rng = uint64_t(high) - 1u - uint64_t(low), off = uint64_t(low);
-    random_bounded_uint64_fill(Drawing().bg(), off, rng, n, true, reinterpret_cast<uint64_t *>(out.data));
+    bounded_fill(low, high, n, out.data);
     return out;
 }
 
