@@ -44,15 +44,20 @@ bridge = Extension(
     libraries=["dl"],
 )
 
+def _data_packages(root: str, name: str) -> list[str]:
+    """A data tree's folders as packages: setuptools warns about each folder
+    it could import but was not told about (a screenful per install)."""
+    return [name + dirpath[len(root):].replace(os.sep, ".") for dirpath, _, _ in os.walk(root)]
+
+
+RUNTIME_DATA = ["*.h", "*.hpp", "*.cuh", "*.c"]
+runtime_packages = _data_packages("runtime_cpp", "transpile.runtime_cpp")
+
 setup(
     # every subpackage of transpile/ (a new room needs no edit here), plus the data trees
-    packages=find_packages(include=["transpile", "transpile.*"]) + ["transpile.templates", "transpile.runtime_cpp"],
+    packages=find_packages(include=["transpile", "transpile.*"]) + ["transpile.templates"] + runtime_packages,
     package_dir={"transpile.templates": "templates", "transpile.runtime_cpp": "runtime_cpp"},
-    package_data={
-        "transpile.templates": ["*.j2"],
-        "transpile.runtime_cpp": ["transpile_rt/*.h", "transpile_rt/*.hpp", "transpile_rt/*/*.hpp",
-                                   "transpile_rt/*/*.cuh", "transpile_rt/*/*.c", "transpile_rt/*/*.h"],
-    },
+    package_data={"transpile.templates": ["*.j2"], **{package: RUNTIME_DATA for package in runtime_packages}},
     ext_modules=[bridge],
     cmdclass={"build_py": BuildPyWithFingerprint},
 )
