@@ -5,6 +5,8 @@ jit_level O1, evaluated per operation at O0); scalar operations are plain
 C++ on operands converted to the computation type NumPy/CPython picked."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
@@ -12,9 +14,10 @@ from ..library import lookup_iteration
 from ..library.attributes import lookup as lookup_attr
 from . import lower_records
 from ..library.base import LowerSite
+from ..library.numpy_common import WIDE_INT
 from ..library.numpy_ufuncs import functor_of
 from ..passes.live_globals import LiveRead
-from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS
+from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS, mixed_sign_comparison
 from .model import CExpr
 from .order import in_order, needs_order
 from .stores import checked, needs_check
@@ -100,6 +103,11 @@ class ExprLowerer:
     def binop(self, op, ops, a: CExpr, at, b: CExpr, bt) -> CExpr:
         result = ops.result
         ct = SCALAR_CTYPES[ops.compute]
+        if op in COMPARISONS and mixed_sign_comparison(ops.compute, (at, bt)):
+            if isinstance(result, T.Array):
+                return self.lazy(f"tr::binary<{functor_of(BINARY_UFUNCS[op])}, {WIDE_INT}>({a.code}, {b.code})")
+            (a, at), (b, bt) = self.zero_d(a, at), self.zero_d(b, bt)
+            return CExpr(f"(static_cast<{WIDE_INT}>({a.code}) {op} static_cast<{WIDE_INT}>({b.code}))")
         if isinstance(result, T.Array):
             functor = functor_of(BINARY_UFUNCS[op])
             if op == "**":  # NumPy's square/sqrt/reciprocal for a scalar 2, 0.5, -1 (operators.hpp)

@@ -137,6 +137,15 @@ def _comparison_compute(ufunc, compute: str, operands) -> str:
 _NARROW_INTS = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
 
 
+def mixed_sign_comparison(compute: str, operands) -> bool:
+    """A comparison of a signed with an unsigned integer computed in 64 bits.
+    NumPy compares these by value (np.uint64(5) < -1 is False: its loops
+    qQ->? and Qq->?, and NEP 50 for Python ints); converted to one 64-bit
+    C++ type, one operand would wrap.  The lowering compares them in 128 bits."""
+    kinds = {np.dtype(t.dtype).kind if isinstance(t, (Scalar, Array)) else None for t in operands}
+    return compute in ("int64", "uint64") and kinds == {"i", "u"}
+
+
 def unary(op: str, a: Type) -> OpTypes:
     if op == "not":
         return OpTypes("bool", BOOL)

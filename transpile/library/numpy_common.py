@@ -24,6 +24,8 @@ H_CUM = "transpile_rt/numpy/cumulative.hpp"
 H_LA = "transpile_rt/numpy/linalg_more.hpp"
 H_ITEM = "transpile_rt/numpy/item.hpp"
 
+# The C++ type comparing a signed with an unsigned 64-bit integer exactly (promote.mixed_sign_comparison).
+WIDE_INT = "__int128"
 WEAK_VALUE = {"bool": False, "int64": 0, "float64": 0.0, "complex128": 0j}  # Python scalars, weak (NEP 50)
 DEFAULT_DTYPE = {"bool": "bool", "int64": "int64", "float64": "float64", "complex128": "complex128"}
 _ERR = {"value": "TR_ERR_VALUE", "type": "TR_ERR_TYPE", "index": "TR_ERR_INDEX"}

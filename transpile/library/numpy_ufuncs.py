@@ -10,7 +10,7 @@ from ..hir import types as T
 from ..hir import promote
 from .registry import register, register_method
 from .base import Entry
-from .numpy_common import H_ITEM, H_UFUNC, WEAK_VALUE
+from .numpy_common import H_ITEM, H_UFUNC, WEAK_VALUE, WIDE_INT
 
 
 # Ufuncs that are operators have functors in ops/operators.hpp.
@@ -60,6 +60,8 @@ def _ufunc_entry(ufunc):
         lw = ls.lower
         ops = ls.site_info
         ct = lw.elem(ops.compute)
+        if ufunc in promote.COMPARISON_UFUNCS and promote.mixed_sign_comparison(ops.compute, ls.arg_types):
+            ct = WIDE_INT
         functor = functor_of(ufunc)
         operands = list(zip(ls.args, ls.arg_types))
         if ufunc not in promote.COMPARISON_UFUNCS:  # NEP 50: a Python int must fit the dtype (OverflowError)
