@@ -59,10 +59,12 @@ def difference(got, expected, exact: bool, where: str = "result") -> tuple | Non
                 return found
         return None
     if isinstance(expected, dict):
-        if list(got) != list(expected):
+        # Pairwise, in insertion order: a NaN key equals no other NaN (nor itself
+        # looked up through another object), so `got[k]` and list equality fail on it.
+        if len(got) != len(expected):
             return VALUE, f"{where}: keys {list(expected)} vs {list(got)}"
-        for k in expected:
-            found = difference(got[k], expected[k], exact, f"{where}[{k!r}]")
+        for (gk, gv), (ek, ev) in zip(got.items(), expected.items()):
+            found = difference(gk, ek, True, f"{where} key") or difference(gv, ev, exact, f"{where}[{ek!r}]")
             if found:
                 return found
         return None

@@ -68,6 +68,9 @@ def test_comparison_classes():
     assert compare.difference((1, np.array([1.0, math.nan])), (1, np.array([1.0, math.nan])), **exact) is None
     assert compare.difference((1, np.array([1.0, 2.0])), (1, np.array([1.0, 2.5])), False)[0] == compare.VALUE
     assert compare.difference({1: [2.0]}, {1: [2]}, False)[0] == compare.TYPE
+    # a NaN key is the same value, though no NaN equals another (seed 9101 #388)
+    assert compare.difference({math.nan: [0.5]}, {float("nan"): [0.5]}, **exact) is None
+    assert compare.difference({1: 0, 2: 0}, {2: 0, 1: 0}, False)[0] == compare.VALUE  # insertion order
     raised = ("raise", ZeroDivisionError("x"), (), {})
     returned = ("value", 1, (), {})
     never = lambda exc: False  # noqa: E731
