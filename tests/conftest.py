@@ -1,6 +1,7 @@
 """Test-session set-up: one private compile cache shared by the whole session
-(so each specialization compiles once per run), and helpers for
-differential testing against undecorated CPython."""
+(so each specialization compiles once per run; under pytest-xdist, once per
+worker: a test file runs in one worker, pyproject.toml's --dist loadfile),
+and helpers for differential testing against undecorated CPython."""
 from __future__ import annotations
 
 import os
