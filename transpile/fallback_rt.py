@@ -19,6 +19,8 @@ import types
 import numpy as np
 
 from .hir import types as T
+from .passes.ast_names import escaping
+from .passes.exits import CODES
 
 
 def _resolve_function(spec: dict, root_func):
@@ -136,12 +138,16 @@ def make_region(spec: dict, root_func):
             converters.append(conv)
             value = ast.Call(ast.Name(f"__tr_conv{len(converters) - 1}", ast.Load()), [value], [])
         results.append(value)
+    exits = spec.get("exits", [])
+    if exits:
+        body = _carry_exits(body, exits, spec["outs"])
     body.append(ast.Return(ast.Tuple(results, ast.Load())))
     # a variable compiled code may not have assigned: deleted first, so reading it raises
     # CPython's UnboundLocalError, and only if the statement reads it
     checks = [ast.If(ast.UnaryOp(ast.Not(), ast.Name(f"__tr_bound_{n}", ast.Load())),
                      [ast.Delete([ast.Name(n, ast.Del())])], []) for n in unbound]
-    checks[:0] = [ast.Assign([ast.Name(f"__tr_in_{n}", ast.Store())], ast.Name(n, ast.Load())) for n in unbound]
+    kept = [n for n, _, _ in spec["outs"] if not n.startswith("__tr_")] if "return" in exits else unbound
+    checks[:0] = [ast.Assign([ast.Name(f"__tr_in_{n}", ast.Store())], ast.Name(n, ast.Load())) for n in kept]
     declared = _stored_globals(func.__code__) if func.__qualname__ == spec["qualname"] else []
     if declared:  # the user's `global` statements hold for the region's copy of the statements too
         checks.insert(0, ast.Global(declared))
@@ -158,6 +164,48 @@ def make_region(spec: dict, root_func):
     make_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     make = types.FunctionType(make_code, func.__globals__)
     return make(*converters, locals)
+
+
+def _carry_exits(body: list, exits: list, outs: list) -> list:
+    """The region's statements reporting how they end (passes/exits.py):
+    `__tr_exit` is 1 after a `break` of the compiled loop around them, 2
+    after a `continue` (both leave the statements through a loop of one
+    iteration wrapped around them, so `finally` clauses run as in CPython),
+    3 after a `return`, which leaves the region at once with the value in
+    `__tr_return` and the variables' values as they came in (the function
+    ends: they are not used, and converting new ones could raise)."""
+    on_return = [ast.Constant(CODES["return"]) if n == "__tr_exit" else
+                 ast.Name(n if n.startswith("__tr_") else f"__tr_in_{n}", ast.Load()) for n, _, _ in outs]
+    found = {id(node): kind for kind, node in escaping(body)}
+
+    def code(kind, node) -> ast.Assign:
+        return ast.copy_location(ast.Assign([ast.Name("__tr_exit", ast.Store())], ast.Constant(CODES[kind])), node)
+
+    class Exits(ast.NodeTransformer):
+        def visit_Break(self, node):
+            kind = found.get(id(node))
+            return [code(kind, node), ast.copy_location(ast.Break(), node)] if kind else node
+
+        visit_Continue = visit_Break
+
+        def visit_Return(self, node):
+            if id(node) not in found:
+                return node
+            value = ast.Assign([ast.Name("__tr_return", ast.Store())], node.value or ast.Constant(None))
+            return [ast.copy_location(value, node), code("return", node),
+                    ast.copy_location(ast.Return(ast.Tuple(list(on_return), ast.Load())), node)]
+
+    carried = []
+    for stmt in body:
+        stmt = Exits().visit(stmt)
+        carried += stmt if isinstance(stmt, list) else [stmt]
+    start = [ast.Assign([ast.Name("__tr_exit", ast.Store())], ast.Constant(0))]
+    if any(n == "__tr_return" for n, _, _ in outs):  # a Python object: None until a return sets it
+        start.append(ast.Assign([ast.Name("__tr_return", ast.Store())], ast.Constant(None)))
+    body = carried
+    if "break" in exits or "continue" in exits:
+        return start + [ast.While(ast.Constant(True), body + [ast.Break()], [])]
+    return start + body
 
 
 def _stored_globals(code) -> list:

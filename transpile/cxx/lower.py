@@ -338,9 +338,11 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             self.emit("tr::RecursionGuard tr_recursion_guard;")
         self.read_live_globals()
         self.block(self.fn.body)
-        if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional):
-            self.emit("return tr::none_t{};")
-        elif not (self.fn.body and isinstance(self.fn.body[-1], h.Return)):
+        ends_with_return = self.fn.body and isinstance(self.fn.body[-1], h.Return)
+        if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional) or (
+                tf.return_type == T.ANY and not ends_with_return):  # boxed results: the end returns None too
+            self.emit(f"return {self.none_result()};")
+        elif not ends_with_return:
             self.emit('tr::raise(TR_ERR_RUNTIME, "%s", "compiled function reached its end without returning a '
                       'value (Python would return None)");')
         if self.track_lines:
@@ -376,8 +378,11 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
         i = 0
         while i < len(stmts):
             if stmts[i] in self.tf.fallbacks:
-                j = i
-                while j < len(stmts) and stmts[j] in self.tf.fallbacks:
+                # a statement that may leave by break/continue/return is a region of its own
+                # (lower_regions.py: every variable it writes comes in, to go back out unchanged)
+                j = i + 1
+                while (not self.tf.fallbacks[stmts[i]].exits and j < len(stmts) and stmts[j] in self.tf.fallbacks
+                       and not self.tf.fallbacks[stmts[j]].exits):
                     j += 1
                 flagged = self.region([self.tf.fallbacks[s] for s in stmts[i:j]])
                 for name in sorted(set().union(*(self.tf.fallbacks[s].writes for s in stmts[i:j])) - flagged):

@@ -1,11 +1,14 @@
 """Lowering of JIT Fallback regions: neighbouring statements that run as
 Python become one call into the bridge (`tr::call_region`), with the C++
-values they read boxed in and the ones they write converted back; the
-region's record (lines, inputs, outputs) goes into the module for the
-bridge to build the Python callable at load."""
+values they read boxed in and the ones they write converted back, and the
+break, continue or return that ended them carried out in C++; the region's
+record (lines, inputs, outputs, exits) goes into the module for the bridge
+to build the Python callable at load."""
 from __future__ import annotations
 
+from ..diagnostics import FunctionNotCompilable
 from ..hir import types as T
+from ..passes.exits import CODES
 from . import lower_records
 from .model import Line
 from .names import bound_flag
@@ -40,6 +43,8 @@ class RegionLowering:
         ins = sorted(n for n in needed if n in var_types)
         outs = sorted(n for n in writes if n in var_types)
         returns = infos[-1].returns
+        exits = sorted(set().union(*(i.exits for i in infos)), key=CODES.get)
+        exit_code = self.tmp("exit") if exits else None
         lower_records.refuse_in_region([(n, var_types[n]) for n in ins + outs])
         boxes = []
         for n in ins:
@@ -54,9 +59,18 @@ class RegionLowering:
         unbound = sorted({n for info in infos for s_, n in self.unbound.region_reads if s_ is info.stmt} & set(ins))
         boxes += [f"tr::box({bound_flag(self.var(n))}, true)" for n in unbound]
         still_unbound = [n for n in unbound if n in outs]  # the region may leave them unassigned: it says so
+        if "return" in exits:  # a return hands the variables back as they came in: an unassigned instance cannot
+            for n in still_unbound:
+                if any(isinstance(x, T.Instance) for x in T.leaves(var_types[n])):
+                    raise FunctionNotCompilable(f"'{n}' may be an unassigned @jit_class instance where a statement "
+                                                "that may return runs as Python", infos[0].stmt.loc,
+                                                "the whole function runs in CPython")
         targets = [self.var(n) for n in outs] + [bound_flag(self.var(n)) for n in still_unbound] + ([test] if test else [])
+        if exit_code:
+            self.emit(f"int64_t {exit_code} = 0;")
+            targets.append(exit_code)
         ret = None
-        if returns:
+        if returns or any(i.return_value for i in infos):
             ret = self.tmp("ret")
             self.emit(f"{ctype(self.tf.return_type)} {ret}{{}};")
             targets.append(ret)
@@ -68,10 +82,12 @@ class RegionLowering:
                   f"{len(boxes)});")
         self.depth -= 1
         self.emit("}")
-        if ret:
-            self.emit(f"return {ret};")
-        else:
+        if not returns:
             self.read_live_globals()  # Python code may have rebound them
+        if exits:
+            self.carry_exits(exits, exit_code, ret)
+        if returns:
+            self.emit(f"return {ret};")
         self.module.regions.append({
             "module": self.tf.pyfunc.__module__, "qualname": self.tf.pyfunc.__qualname__,
             "filename": self.fn.filename, "name": self.fn.name,
@@ -83,10 +99,29 @@ class RegionLowering:
             "outs": [[n, str(var_types[n]), str(self.declared(infos, n))] for n in outs]
             + [[f"__tr_bound_{n}", "bool", "None"] for n in still_unbound]
             + ([["__tr_test", "bool", "None"]] if test else [])
-            + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared)]] if returns else []),
+            + ([["__tr_exit", "int64", "None"]] if exits else [])
+            + ([["__tr_return", str(self.tf.return_type), str(infos[-1].declared if returns else None)]]
+               if ret else []),
             "test": bool(test),
+            "exits": exits,
         })
         return set(still_unbound)
+
+    def carry_exits(self, exits, exit_code: str, ret) -> None:
+        """The region's statements ended by a break, continue or return
+        (passes/exits.py): compiled code does the same."""
+        self.lines.append(Line(self.depth, f"//   where Python left it by {' / '.join(exits)}, so does compiled code"))
+        for kind in exits:
+            self.emit(f"if ({exit_code} == {CODES[kind]}) {{")
+            self.depth += 1
+            if kind == "break":
+                self.s_Break(None)
+            elif kind == "continue":
+                self.s_Continue(None)
+            else:
+                self.emit(f"return {ret or self.none_result()};")
+            self.depth -= 1
+            self.emit("}")
 
     @staticmethod
     def declared(infos, name):

@@ -208,7 +208,7 @@ class StatementLowering:
 
     def s_Return(self, s: h.Return):
         if s.value is None:
-            self.emit("return tr::none_t{};")
+            self.emit(f"return {self.none_result()};")
             return
         value = self.expr(s.value)
         if self.tf.path_types and self.tf.path_types.boxes_returns:
@@ -227,6 +227,16 @@ class StatementLowering:
                 self.emit(f"{{ auto tr_ret = {code}; {flag} return tr_ret; }}")
                 return
         self.emit(f"return {code};")
+
+    def none_result(self) -> str:
+        """The function's result None: a Python object when results are boxed."""
+        if self.tf.return_type != T.ANY:
+            return "tr::none_t{}"
+        from .lower_dicts import H_TOPY
+
+        self.module.include(H_TOPY)
+        self.module.needs_host = True
+        return "tr::topy::one(tr::none_t{})"
 
     def boxed_return(self, s: h.Return, value: CExpr):
         """Return sites of different types: each gives a Python object of its

@@ -1,6 +1,7 @@
 """JIT Fallback analysis: what a statement that runs as Python reads and
-writes, whether it could escape the region (return/break/continue/yield),
-and the `# @jit.typing: () -> T` comment that names the type it produces.
+writes, how control may leave it (return/break/continue, which compiled
+code then carries out; yield/nonlocal, which it cannot), and the
+`# @jit.typing: () -> T` comment that names the type it produces.
 
 Statements are analysed from their own source text with the standard `ast`
 module (cheap, and exactly what CPython will run)."""
@@ -19,6 +20,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
 from ..library.random_lib import draw_type
+from .ast_names import Names
 
 TYPING_RE = re.compile(r"#\s*@jit\.typing:(.*)$")
 EXAMPLE = ("# @jit.typing: () -> float32   (or int64, bool, float64[:], float64[:, :], tensor_type[float32], "
@@ -35,6 +37,11 @@ class FallbackInfo:
     definite: set = field(default_factory=set)  # written on every path through the statement
     declared: T.Type | None = None  # from # @jit.typing
     returns: bool = False
+    # how control may leave the statement other than by falling through: "break"/"continue" of the
+    # compiled loop around it, "return" (cxx/lower_regions.py carries them out); return_value: some
+    # return gives a value other than None
+    exits: frozenset = frozenset()
+    return_value: bool = False
     quiet: bool = False  # a nested def whose calls compile: not reported as a fallback
     outputs: set | None = None  # the writes compiled code may read afterwards (None: all; mark_outputs)
 
@@ -59,98 +66,8 @@ def parse_statement(fn: h.Function, loc: SourceLoc) -> list:
     return ast.parse(statement_text(fn, loc)).body
 
 
-class _Names(ast.NodeVisitor):
-    """Loads and stores of one statement; stores inside nested scopes
-    (lambdas, comprehensions, inner functions) are not the function's."""
-
-    def __init__(self):
-        self.loads: set = set()
-        self.stores: set = set()
-        self.escapes: list = []  # (kind, node) of return/break/continue/yield leaving the region
-        self.depth_scope = 0
-        self.depth_loop = 0
-
-    def visit_Name(self, node):
-        if isinstance(node.ctx, ast.Load):
-            self.loads.add(node.id)
-        elif self.depth_scope == 0:
-            self.stores.add(node.id)
-            if isinstance(node.ctx, ast.Del):
-                self.loads.add(node.id)
-
-    def _scope(self, node, name=None):
-        if name and self.depth_scope == 0:
-            self.stores.add(name)
-        self.depth_scope += 1
-        self.generic_visit(node)
-        self.depth_scope -= 1
-
-    def visit_FunctionDef(self, node):
-        for d in node.decorator_list:
-            self.visit(d)
-        self._scope(node, node.name)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_ClassDef(self, node):
-        self._scope(node, node.name)
-
-    def visit_Lambda(self, node):
-        self._scope(node)
-
-    def visit_ListComp(self, node):
-        self._scope(node)
-
-    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
-
-    def visit_alias(self, node):
-        if self.depth_scope == 0:
-            self.stores.add((node.asname or node.name).split(".")[0])
-
-    def visit_ExceptHandler(self, node):
-        if node.name and self.depth_scope == 0:
-            self.stores.add(node.name)
-        self.generic_visit(node)
-
-    def visit_AugAssign(self, node):
-        if isinstance(node.target, ast.Name):
-            self.loads.add(node.target.id)
-        self.generic_visit(node)
-
-    def _loop(self, node):
-        self.depth_loop += 1
-        self.generic_visit(node)
-        self.depth_loop -= 1
-
-    visit_For = visit_While = visit_AsyncFor = _loop
-
-    def visit_Return(self, node):
-        if self.depth_scope == 0:
-            self.escapes.append(("return", node))
-        self.generic_visit(node)
-
-    def visit_Break(self, node):
-        if self.depth_scope == 0 and self.depth_loop == 0:
-            self.escapes.append(("break", node))
-
-    visit_Continue = visit_Break
-
-    def visit_Yield(self, node):
-        if self.depth_scope == 0:
-            self.escapes.append(("yield", node))
-        self.generic_visit(node)
-
-    visit_YieldFrom = visit_Await = visit_Yield
-
-    def visit_Global(self, node):
-        pass  # the region's function declares the user's function's globals (fallback_rt.py)
-
-    def visit_Nonlocal(self, node):
-        self.escapes.append(("nonlocal", node))
-
-
-def analyse(fn: h.Function, stmt: h.Stmt) -> _Names:
-    names = _Names()
+def analyse(fn: h.Function, stmt: h.Stmt) -> Names:
+    names = Names()
     body = parse_statement(fn, stmt.loc)
     names.top_return = len(body) == 1 and isinstance(body[0], ast.Return)
     # Names certainly assigned (top-level simple assignment): their old value is not needed.

@@ -22,7 +22,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
 from ..hir import promote
-from . import fallback, lists, paths
+from . import exits, fallback, lists, paths
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
@@ -375,10 +375,13 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         lists.check_fallback(self, s, names.loads | names.stores, first.message.splitlines()[0])
         lambdas.check_fallback(self, s, names.loads)
         for kind, node in names.escapes:
-            raise FunctionNotCompilable(f"'{kind}' inside a statement that runs as Python", s.loc,
-                                        "the whole function runs in CPython")
+            if kind not in exits.EXITS:
+                raise FunctionNotCompilable(f"'{kind}' inside a statement that runs as Python", s.loc,
+                                            "the whole function runs in CPython")
         info = fallback.FallbackInfo(s, first.message, construct, names.loads & self.locals,
                                      names.stores & self.locals, names.definite & self.locals)
+        if names.escapes:  # compiled code carries the exit out (cxx/lower_regions.py)
+            exits.note_exits(self, s, info, names.escapes)
         info.quiet = local_def
         comment = fallback.typing_comment(self.fn, s.loc)
         if comment is not None:

@@ -267,6 +267,8 @@ def _breaks(stmts) -> bool:
             return True  # may hold a break
         if isinstance(s, h.If) and (_breaks(s.body) or _breaks(s.orelse)):
             return True
+        if isinstance(s, (h.For, h.While)) and _breaks(s.orelse):  # an inner loop's `else` leaves this loop
+            return True
     return False
 
 

@@ -9,7 +9,8 @@ settles.  Expressions bind nothing (comprehension targets and lambda
 parameters live in their own scopes), so only statements define.
 
 A definition is the store target node (`h.Name`), the `h.Param`, or the
-statement that runs as Python (a fallback region writing the name); UNDEF
+statement that runs as Python (a fallback region writing the name, and
+leaving by break/continue when passes/exits.py says it may); UNDEF
 stands for "not assigned on some path".  Per-path typing (passes/paths.py)
 reads the result; it does not depend on types, so it runs once per
 function after typing.
@@ -98,6 +99,10 @@ class _Flow:
             env = dict(env)
             for name in info.writes:
                 self.define(env, name, s, certain=name in info.definite)
+            if self.loop_exits:  # leaving by break/continue (passes/exits.py): the loop's exit or head sees env
+                for kind, where in (("break", 0), ("continue", 1)):
+                    if kind in info.exits:
+                        self.loop_exits[-1][where].append(dict(env))
             return None if isinstance(s, h.Return) else env
         method = getattr(self, "s_" + type(s).__name__, None)
         if method is None:
