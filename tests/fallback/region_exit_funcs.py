@@ -115,3 +115,15 @@ def returns_array(a, k):
                 a[i], 2)) > k:            # a test over two lines that does not compile: the `if` runs as Python
             return out * 2
     return a[:2]
+
+
+def none_beside_tuples(a, k):
+    s = 0.0
+    for i in range(len(a)):
+        try:
+            if a[i] > k:
+                return None            # beside tuples whose first item is a float or an np.float64
+        finally:
+            pass
+        s += a[i]
+    return s, i

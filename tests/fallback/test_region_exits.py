@@ -73,6 +73,7 @@ def test_the_value_a_break_leaves_keeps_its_type():
 def test_bare_return_exceptions_and_in_place_writes():
     # `return` (None) from a with statement; the function's end returns None too; a is written in place
     compiled_runs(funcs.bare_return, [(np.arange(5.0), k) for k in (1, 7, -5, 3)])
+    compiled_runs(funcs.none_beside_tuples, [(np.arange(5.0), k) for k in (2.0, 9.0, -1.0)])
     # ZeroDivisionError raised inside the region propagates; `finally` ran before a return
     compiled_runs(funcs.raises_inside, [(np.arange(5.0), 2), (np.arange(6.0), 9), (np.arange(3.0), 9)])
 

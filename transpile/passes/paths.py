@@ -279,8 +279,9 @@ class _Checker:
             self.boxes_returns = True
         if self.weak_items and not self.boxes_returns:
             sites = [s.value for s in returns(self.typer.fn.body) if s not in self.tf.fallbacks]
-            if not all(isinstance(v, h.TupleExpr) for v in sites):
-                self.boxes_returns = True  # e.g. a tuple variable returned: built as a Python object
+            if not all(isinstance(v, h.TupleExpr) for v in sites) or not isinstance(self.tf.return_type, T.Tuple):
+                # e.g. a tuple variable returned, or None from Python beside tuples: built as a Python object
+                self.boxes_returns = True
         if self.boxes_returns and any(call[0] == "jit" and call[1] == (self.tf.pyfunc, self.tf.arg_types)
                                       for call in self.tf.calls.values()):
             raise PathTypeConflict("this recursive function returns values of different types on "
