@@ -174,8 +174,12 @@ def _carry_exits(body: list, exits: list, outs: list) -> list:
     3 after a `return`, which leaves the region at once with the value in
     `__tr_return` and the variables' values as they came in (the function
     ends: they are not used, and converting new ones could raise)."""
-    on_return = [ast.Constant(CODES["return"]) if n == "__tr_exit" else
-                 ast.Name(n if n.startswith("__tr_") else f"__tr_in_{n}", ast.Load()) for n, _, _ in outs]
+
+    def on_return(node) -> ast.Return:
+        values = [ast.Constant(CODES["return"]) if n == "__tr_exit" else
+                  ast.Name(n if n.startswith("__tr_") else f"__tr_in_{n}", ast.Load()) for n, _, _ in outs]
+        return ast.copy_location(ast.Return(ast.Tuple(values, ast.Load())), node)
+
     found = {id(node): kind for kind, node in escaping(body)}
 
     def code(kind, node) -> ast.Assign:
@@ -192,8 +196,7 @@ def _carry_exits(body: list, exits: list, outs: list) -> list:
             if id(node) not in found:
                 return node
             value = ast.Assign([ast.Name("__tr_return", ast.Store())], node.value or ast.Constant(None))
-            return [ast.copy_location(value, node), code("return", node),
-                    ast.copy_location(ast.Return(ast.Tuple(list(on_return), ast.Load())), node)]
+            return [ast.copy_location(value, node), code("return", node), on_return(node)]
 
     carried = []
     for stmt in body:
@@ -202,10 +205,9 @@ def _carry_exits(body: list, exits: list, outs: list) -> list:
     start = [ast.Assign([ast.Name("__tr_exit", ast.Store())], ast.Constant(0))]
     if any(n == "__tr_return" for n, _, _ in outs):  # a Python object: None until a return sets it
         start.append(ast.Assign([ast.Name("__tr_return", ast.Store())], ast.Constant(None)))
-    body = carried
     if "break" in exits or "continue" in exits:
-        return start + [ast.While(ast.Constant(True), body + [ast.Break()], [])]
-    return start + body
+        return start + [ast.While(ast.Constant(True), carried + [ast.Break()], [])]
+    return start + carried
 
 
 def _stored_globals(code) -> list:
