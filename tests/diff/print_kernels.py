@@ -65,6 +65,15 @@ def float_texts(values):
 
 
 @jit
+def running_sum(x):
+    s = 0.0  # a Python float, an np.float64 once an element is added: both print alike
+    for i in range(x.shape[0]):
+        s += x[i]
+    print("sum is", s, end=";\n")
+    return s
+
+
+@jit
 def in_prange(n):
     out = np.zeros(n)
     for i in prange(n):

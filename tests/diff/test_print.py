@@ -62,6 +62,15 @@ def test_float_text():
     same_output(pk.float_texts, values)
 
 
+def test_float_or_float64_variable():
+    """`s = 0.0; s += x[i]; print(s)`: s is a float or an np.float64 by path;
+    str() gives the same text for both, so the print compiles (no statement
+    runs as Python) and the result keeps the type of the path taken."""
+    for x in (np.array([0.1, 0.2, 1e16]), np.zeros(0)):
+        same_output(pk.running_sum, x)
+    assert pk.running_sum.fallbacks() == []
+
+
 def test_prange_prints_in_order():
     """print needs the interpreter: a prange loop that prints runs in order."""
     _, out, _ = same_output(pk.in_prange, 6)

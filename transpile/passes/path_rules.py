@@ -228,7 +228,8 @@ def cannot_raise(checker, node) -> bool:
 
 def same_value_use(checker, node, parent) -> bool:
     """A Python float and an np.float64 of one value give the same result
-    here: an argument of a `math` function or float(), or a value stored
+    here: an argument of a `math` function, float() or print() (NumPy's
+    str() of a float64 or complex128 scalar is Python's), or a value stored
     into an array element or view (converted to the array's dtype)."""
     types = checker.types_of(node)
     static = checker.tf.types.get(node)
@@ -236,7 +237,7 @@ def same_value_use(checker, node, parent) -> bool:
         return False
     if isinstance(parent, h.Call) and node in parent.args:
         fn = checker.typer.const(parent.func)
-        return getattr(fn, "__module__", None) == "math" or fn is float
+        return getattr(fn, "__module__", None) == "math" or fn is float or fn is print
     if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
             and isinstance(parent.targets[0], h.Subscript):
         info = checker.tf.subscripts.get(parent.targets[0])
