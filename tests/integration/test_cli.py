@@ -87,6 +87,24 @@ def test_help_and_version_from_the_executable():
         assert sub.returncode == 0 and f"usage: transpile cache {action}" in sub.stdout
 
 
+def test_an_unbuilt_source_tree_in_the_current_directory_names_the_install_it_hides(tmp_path):
+    """`pip install .` then `python -m transpile` in the checkout imports the
+    checkout's copy (no C bridge built there): the error says so and names the
+    installed package rather than only asking to build the bridge."""
+    import shutil
+
+    import transpile
+
+    installed = Path(transpile.__file__).resolve().parent
+    shutil.copytree(installed, tmp_path / "transpile", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(installed.parent)}
+    out = subprocess.run([sys.executable, "-m", "transpile", "--help"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    last = out.stderr.strip().splitlines()[-1]
+    assert str(tmp_path / "transpile") in last and f"installed transpile at {installed}" in last
+
+
 def test_build_reports_broken_function_and_builds_the_rest(project, capsys):
     rc = cli.main(["build", "-j", "2", str(project)])
     out, err = capsys.readouterr()
