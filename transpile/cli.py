@@ -107,10 +107,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return {"build": _build, "run": _run, "show": _show, "annotate": _annotate, "cache": _cache}[args.command](
+        status = {"build": _build, "run": _run, "show": _show, "annotate": _annotate, "cache": _cache}[args.command](
             args, parser)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `transpile show f.py:g | head`: the reader left, as for any Unix tool
+        if args.command == "run":
+            raise  # the user's script's own error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's flush at exit would fail again
+        return 1
 
 
 def _fail(message: str) -> int:
@@ -234,12 +241,13 @@ def _cache(args, parser) -> int:
         for e in sorted(listed, key=lambda e: (e.get("source_file") or "", e.get("function", ""),
                                                e.get("created", 0))):
             sig = e["problem"] if e.get("damaged") else ", ".join(e.get("arg_types", []))
+            # a specialization has a quick and an optimized build (README, "Tiered compilation"): say which
             rows.append((entry_label(e), f"({sig})", _size(e["size"]), _age(now - e.get("created", now)),
-                         "aot" if e.get("aot") else ""))
+                         "aot" if e.get("aot") else e.get("tier") or ""))
+        header = ("FUNCTION", "SIGNATURE", "SIZE", "AGE", "BUILD")
         if rows:
-            widths = [max(len(r[i]) for r in rows + [("FUNCTION", "SIGNATURE", "SIZE", "AGE", "")])
-                      for i in range(5)]
-            for r in [("FUNCTION", "SIGNATURE", "SIZE", "AGE", "")] + rows:
+            widths = [max(len(r[i]) for r in rows + [header]) for i in range(5)]
+            for r in [header] + rows:
                 print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
         total = sum(e["size"] for e in listed)
         bad = sum(1 for e in listed if e.get("damaged"))
