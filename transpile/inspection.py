@@ -122,7 +122,7 @@ def show(target: str, signature: str | None = None, backend: str | None = None, 
     sigs = [tuple(T.parse_signature(signature))] if signature else known_signatures(impl, path, _cached())
     if not sigs:
         raise ValueError(f"{target}: no signature known; pass --signature \"float64[:], int\" (or annotate the "
-                         "parameters, or use @jit(signatures=[...]))")
+                         f"parameters, or use @jit(signatures=[...])). {_NOTHING_CACHED}")
     parts = []
     for types in sigs:
         text = translate(impl, types, options).cpp
@@ -245,6 +245,11 @@ def _fallback_lines(tr, path: Path) -> dict[int, str]:
     return out
 
 
+# Calls that ran wholly in CPython leave no cache entry to read a signature from.
+_NOTHING_CACHED = ("A call that ran in CPython (whole-function JIT Fallback, e.g. for an argument that cannot "
+                   "cross into compiled code) compiled nothing: its TranspileFallbackWarning gave the reason")
+
+
 def _whole_function_reason(fn) -> str | None:
     """Why a function runs in CPython whatever its argument types, or None:
     what the dispatcher would say without a signature (generators, a construct
@@ -359,6 +364,7 @@ def analyse(path: Path, extra: dict | None = None, run: bool = False) -> tuple[l
                         if name in words:
                             lines[ln].types.setdefault(name, set()).add(t.spell())
         # lines of the function the translations did not reach
+        said_at = None
         for ln, start in stmts.items():
             here = lines[ln]
             if start != ln and lines[start].status and not here.status:
@@ -367,10 +373,12 @@ def analyse(path: Path, extra: dict | None = None, run: bool = False) -> tuple[l
                 continue
             if compiled_any and not sigs:  # a trace: the lines its record has no node for
                 here.status, here.reason = "python", "no node of the trace's record comes from this line"
-            elif not sigs:
+            elif not sigs:  # the why and the remedies once, on the function's first line
                 here.status = "error"
-                here.reason = ("not compiled: no signature known (annotate the parameters, add "
-                               "@jit(signatures=[...]) or `# transpile: export`, or call it once)")
+                here.reason = (f"not compiled: no signature known (see line {said_at})" if said_at else
+                               "not compiled: no signature known (annotate the parameters, add "
+                               f"@jit(signatures=[...]) or `# transpile: export`, or call it once). {_NOTHING_CACHED}")
+                said_at = said_at or ln
             elif not compiled_any:
                 here.status, here.reason = "error", f"not compiled: the function failed: {failure.message}"
             else:

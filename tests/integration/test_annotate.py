@@ -57,7 +57,8 @@ SOURCE = textwrap.dedent('''\
 
     @jit
     def nosig(x):
-        return x
+        y = x
+        return y
 
 
     def plain(v):
@@ -94,7 +95,7 @@ PROBE = '''
   }
   var r = {before: {}, after: {}, folded: null, others_hidden: true, layout: {}};
   [21, 28].forEach(function (n) { r.layout[n] = layout(n); });
-  [5, 10, 11, 14, 21, 28, 34, 39, 43].forEach(function (n) { r.before[n] = state(n); });
+  [5, 10, 11, 14, 21, 28, 34, 39, 40, 44].forEach(function (n) { r.before[n] = state(n); });
   document.getElementById('L14').click();
   [10, 14].forEach(function (n) { r.after[n] = state(n); });
   document.querySelectorAll('.cxx').forEach(function (x) {
@@ -192,7 +193,9 @@ def test_report_in_headless_chromium(report, tmp_path):
     assert "variable 'z' holds values of two incompatible types" in before["21"]["reason"]
     assert "no signature known" in before["39"]["reason"]
     assert "error" in before["39"]["cls"] and before["39"]["bg"] == red  # nosig: no signature known
-    assert "python" in before["5"]["cls"] and before["43"]["bg"] == grey  # plain Python
+    assert "call it once" in before["39"]["reason"]  # the remedies on its first line, its others point there
+    assert before["40"]["reason"] == "not compiled: no signature known (see line 39)"
+    assert "python" in before["5"]["cls"] and before["44"]["bg"] == grey  # plain Python
     # JIT Fallback: one statement of a compiled function, and a whole generator
     assert "fallback" in before["28"]["cls"] and before["28"]["mark"] == "↯" and before["28"]["bg"] == amber
     assert "runs as Python (JIT Fallback): variable 'z' holds values of two incompatible" in before["28"]["reason"]
