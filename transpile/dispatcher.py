@@ -188,7 +188,9 @@ class JitFunction:
             try:
                 bound = self._signature.bind(*args, **(kwargs or {}))
             except TypeError as exc:
-                raise TypeError(f"{self.py_func.__name__}(): {exc}") from None
+                error = TypeError(f"{self.py_func.__name__}(): {exc}")
+                error._transpile_user_error = True  # the user's call is wrong: the bridge drops transpile's frames
+                raise error from None
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
         if self._variadic:
@@ -198,15 +200,18 @@ class JitFunction:
             return self._run_in_python(call, "generators and coroutines run in CPython")
         if args and self.construct is None and plain_methods.is_plain_object(args[0]):
             return plain_methods.call(self, args, call)  # a method of an ordinary class
-        types = []
+        # The function runs in CPython after the `except` blocks below, not inside them, so that an
+        # exception of its own is not chained to transpile's ("During handling of the above exception").
+        types, python_reason = [], None
         for name, value in zip(params, args):
             try:
                 described = function_args.describe(value)
             except TypeError as exc:
-                message = f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}"
+                python_reason = f"{self.py_func.__name__}(): argument '{name}': {exc}; supported: {SUPPORTED}"
                 if self.options.fullgraph:
-                    raise UnsupportedArgumentError(message) from None
-                return self._run_in_python(call, message)
+                    raise UnsupportedArgumentError(python_reason) from None
+            if python_reason is not None:
+                return self._run_in_python(call, python_reason)
             if self.options.backend != "cuda" and isinstance(described[0], T.DeviceArray):
                 message = (f"{self.py_func.__name__}(): argument '{name}' is a CUDA device array "
                            f"(__cuda_array_interface__), which backend='{self.options.backend}' cannot use: "
@@ -228,19 +233,21 @@ class JitFunction:
             spec = self._ensure(types)
         except NoCompilerError as exc:  # no usable C++ compiler, nothing prebuilt: importhook's one policy
             _PREBUILT[1](self, types, exc)  # a NoCompilerWarning, or the error under fullgraph
-            return self.py_func(*call[0], **call[1])
+            python_reason = ""  # warned
         except FunctionNotCompilable as exc:
             if self.options.fullgraph:
                 raise
-            self._python_mode[types] = str(exc)
-            return self._run_in_python(call, str(exc))
+            self._python_mode[types] = python_reason = str(exc)
         except GeneratedCodeError as exc:
             self._build_failures[types] = exc
             if self.options.fullgraph:
                 raise
-            reason = f"the C++ transpile generated for ({', '.join(map(str, types))}) failed to compile\n{exc}"
-            self._python_mode[types] = reason
-            return self._run_in_python(call, reason)
+            python_reason = f"the C++ transpile generated for ({', '.join(map(str, types))}) failed to compile\n{exc}"
+            self._python_mode[types] = python_reason
+        if python_reason == "":
+            return self.py_func(*call[0], **call[1])
+        if python_reason is not None:
+            return self._run_in_python(call, python_reason)
         if cache.COMPILE_COUNT != before and spec.get("fallbacks"):
             from .fallback_rt import report_text
 

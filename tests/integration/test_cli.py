@@ -254,32 +254,59 @@ def needs_array(x):
     return x
 
 
+@jit
+def pick(x, i):
+    return x[i]
+
+
+@jit
+def first_word(words):
+    return words[5]
+
+
 if sys.argv[1] == "typing":
     mixed(np.ones(3))
-else:
+elif sys.argv[1] == "argument":
     needs_array({"a": 1})
+elif sys.argv[1] == "compiled":
+    pick(np.arange(3.0), 5)
+else:
+    first_word(["a list of str runs in CPython"])
 '''
 
+USER_CALLS = {"typing": "mixed(np.ones(3))", "argument": 'needs_array({"a": 1})', "compiled": "pick(np.arange(3.0), 5)",
+              "in_python": 'first_word(["a list of str runs in CPython"])'}
 
-@pytest.mark.parametrize("case", ["typing", "argument"])
+
+@pytest.mark.parametrize("case", list(USER_CALLS))
 def test_user_errors_end_at_the_users_call(tmp_path, case):
     """The traceback of an error about the user's code (a fullgraph typing
     error, an argument fullgraph cannot compile) shows the user's call and the
-    message, and no frame inside transpile; TRANSPILE_DEBUG=1 shows them all."""
+    message, and no frame inside transpile; an exception of the user's code
+    (raised by compiled code, or by the function run in CPython) shows the
+    frames CPython would; TRANSPILE_DEBUG=1 shows them all."""
     script = tmp_path / "user_errors.py"
     script.write_text(USER_ERRORS)
-    call = "mixed(np.ones(3))" if case == "typing" else 'needs_array({"a": 1})'
+    call = USER_CALLS[case]
     env = dict(os.environ, TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
     env.pop("TRANSPILE_DEBUG", None)
     out = subprocess.run([sys.executable, str(script), case], capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 1
     frames = re.findall(r'^  File "([^"]+)", line (\d+)', out.stderr, re.M)
-    assert frames == [(str(script), str(line_of(script, call)))], out.stderr
+    expected = [(str(script), str(line_of(script, call)))]
+    if case == "in_python":
+        expected.append((str(script), str(line_of(script, "return words[5]"))))
+    assert frames == expected, out.stderr
     assert f"    {call}\n" in out.stderr
     if case == "typing":
         assert f"{script}:{line_of(script, 'z = 1.0')}:" in out.stderr and "error:" in out.stderr
-    else:
+    elif case == "argument":
         assert "UnsupportedArgumentError: needs_array(): argument 'x'" in out.stderr  # a TypeError
+    elif case == "compiled":
+        assert f"IndexError: index 5 is out of bounds for axis 0 with size 3\nraised in compiled code at " \
+               f"{script}:{line_of(script, 'return x[i]')}" in out.stderr
+    else:
+        assert out.stderr.rstrip().endswith("IndexError: list index out of range")
     assert "During handling" not in out.stderr
     out = subprocess.run([sys.executable, str(script), case], capture_output=True, text=True, timeout=300,
                          env=dict(env, TRANSPILE_DEBUG="1"))

@@ -159,6 +159,59 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
  * fullgraph=True) leaves the slow path with no traceback of its own, so the
  * traceback ends at the user's call and the file:line:col message follows it;
  * transpile's frames are noise there.  TRANSPILE_DEBUG=1 keeps them. */
+/* Whether a traceback entry's frame runs transpile's own Python code. */
+static int in_transpile(PyObject *tb, PyObject *package_dir) {
+    PyObject *frame = PyObject_GetAttrString(tb, "tb_frame");
+    PyObject *code = frame ? PyObject_GetAttrString(frame, "f_code") : NULL;
+    PyObject *file = code ? PyObject_GetAttrString(code, "co_filename") : NULL;
+    int inside = file && PyUnicode_Check(file) && PyUnicode_Tailmatch(file, package_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+    Py_XDECREF(file);
+    Py_XDECREF(code);
+    Py_XDECREF(frame);
+    PyErr_Clear();
+    return inside;
+}
+
+/* An exception of the user's own code (raised by a statement run as Python,
+ * by the function run in CPython, or by compiled code: then it carries the
+ * "raised in compiled code at FILE:LINE" note) loses the frames of
+ * transpile's call machinery between the user's call and the user's line,
+ * as if the call had gone straight to the function.  An exception raised by
+ * transpile's own code keeps every frame. */
+static PyObject *without_transpile_frames(PyObject *value, PyObject *tb) {
+    PyObject *mod = PyImport_ImportModule("transpile");
+    PyObject *init = mod ? PyObject_GetAttrString(mod, "__file__") : NULL;
+    Py_XDECREF(mod);
+    PyObject *package_dir = NULL;
+    if (init && PyUnicode_Check(init)) {
+        Py_ssize_t cut = PyUnicode_FindChar(init, '/', 0, PyUnicode_GET_LENGTH(init), -1);
+        if (cut > 0) package_dir = PyUnicode_Substring(init, 0, cut + 1);
+    }
+    Py_XDECREF(init);
+    PyObject *kept = PyList_New(0), *last = NULL;
+    for (PyObject *t = tb; package_dir && kept && t && t != Py_None;) {
+        if (!in_transpile(t, package_dir) && PyList_Append(kept, t) < 0) Py_CLEAR(kept);
+        last = t;
+        PyObject *next = PyObject_GetAttrString(t, "tb_next");
+        Py_XDECREF(next);  /* still referenced by t */
+        t = next;
+    }
+    int from_user = kept && last && (!in_transpile(last, package_dir) || PyObject_HasAttrString(value, "__notes__"));
+    PyObject *head = tb;
+    if (from_user && PyList_GET_SIZE(kept) < 64) {
+        Py_ssize_t n = PyList_GET_SIZE(kept);
+        for (Py_ssize_t i = 0; i < n; ++i)
+            if (PyObject_SetAttrString(PyList_GET_ITEM(kept, i), "tb_next",
+                                       i + 1 < n ? PyList_GET_ITEM(kept, i + 1) : Py_None) < 0) break;
+        head = n ? PyList_GET_ITEM(kept, 0) : Py_None;
+    }
+    Py_INCREF(head);
+    Py_XDECREF(kept);
+    Py_XDECREF(package_dir);
+    PyErr_Clear();
+    return head;
+}
+
 static void trim_user_error(void) {
     const char *debug = getenv("TRANSPILE_DEBUG");
     if (debug && *debug && strcmp(debug, "0") != 0) return;
@@ -169,6 +222,11 @@ static void trim_user_error(void) {
         Py_CLEAR(tb);
         PyException_SetTraceback(value, Py_None);
         ((PyBaseExceptionObject *)value)->suppress_context = 1;
+    } else if (value && tb) {
+        PyObject *trimmed = without_transpile_frames(value, tb);
+        Py_SETREF(tb, trimmed == Py_None ? NULL : trimmed);
+        if (trimmed == Py_None) Py_DECREF(trimmed);
+        PyException_SetTraceback(value, tb ? tb : Py_None);
     }
     PyErr_Restore(type, value, tb);
 }
