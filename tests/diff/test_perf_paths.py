@@ -128,3 +128,20 @@ def test_inlined_right_hand_side_matches_cpython():
         with pytest.raises(ValueError, match="math domain error"):
             rk4_steps(decay, *args, np.zeros(3))
     assert "inline double decay_" in rk4_steps.inspect_cxx()
+
+
+@jit
+def truncate_all(x, out):
+    for i in range(x.shape[0]):
+        out[i] = int(x[i])
+    return out
+
+
+def test_int_of_float_fast_path_and_its_errors(check):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.standard_normal(2000) * np.ldexp(1.0, rng.integers(0, 63, 2000)),
+                        [0.0, -0.0, 0.5, -0.5, 0.999999, -0.999999, 5e-324, -9223372036854775808.0,
+                         9223372036854774784.0, -9223372036854774784.0, 4503599627370497.0]])
+    check(truncate_all, x, np.zeros(x.shape[0], dtype=np.int64))
+    for bad in (float("nan"), float("inf"), float("-inf"), 9223372036854775808.0, -9223372036854777856.0):
+        check(truncate_all, np.array([1.5, bad, 2.5]), np.zeros(3, dtype=np.int64))
