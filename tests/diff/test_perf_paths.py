@@ -131,6 +131,34 @@ def test_inlined_right_hand_side_matches_cpython():
 
 
 @jit
+def div_mod_table(a, b):
+    """Python ints (int(...)) and NumPy int64 elements, // and % of every pair:
+    operands in [0, 2**32) take a 32-bit division (ops/operators.hpp:
+    narrow_division), all others the 64-bit one with its sign fix-up."""
+    n, m = a.shape[0], b.shape[0]
+    out = np.empty((4, n, m), dtype=np.int64)
+    for i in range(n):
+        for j in range(m):
+            x = int(a[i])
+            y = int(b[j])
+            out[0, i, j] = x // y
+            out[1, i, j] = x % y
+            out[2, i, j] = a[i] // b[j]
+            out[3, i, j] = a[i] % b[j]
+    return out
+
+
+def test_narrow_division_matches_cpython(check):
+    edges = [0, 1, 2, 3, 7, 10, 2**31 - 1, 2**31, 2**32 - 3, 2**32 - 1, 2**32, 2**32 + 1, 2**40 + 3, 2**62,
+             2**63 - 1]
+    a = np.array(edges + [-v for v in edges[1:]], dtype=np.int64)  # -2**63 // -1 leaves int64 in CPython
+    b = np.array([v for v in a.tolist() if v != 0], dtype=np.int64)
+    check(div_mod_table, a, b)
+    with pytest.raises(ZeroDivisionError):
+        div_mod_table(np.array([5], dtype=np.int64), np.array([0], dtype=np.int64))
+
+
+@jit
 def truncate_all(x, out):
     for i in range(x.shape[0]):
         out[i] = int(x[i])
