@@ -173,3 +173,24 @@ def test_int_of_float_fast_path_and_its_errors(check):
     check(truncate_all, x, np.zeros(x.shape[0], dtype=np.int64))
     for bad in (float("nan"), float("inf"), float("-inf"), 9223372036854775808.0, -9223372036854777856.0):
         check(truncate_all, np.array([1.5, bad, 2.5]), np.zeros(3, dtype=np.int64))
+
+
+@jit
+def in_ranges(xs, ns):
+    """`0 <= x < n` is one unsigned compare (tr::in_range): Python ints and
+    np.int64 elements, negative and extreme values of both."""
+    out = np.zeros((2, xs.shape[0], ns.shape[0]), dtype=np.bool_)
+    for i in range(xs.shape[0]):
+        for j in range(ns.shape[0]):
+            x = int(xs[i])
+            n = int(ns[j])
+            out[0, i, j] = 0 <= x < n
+            m = ns[j]
+            out[1, i, j] = 0 <= xs[i] < m
+    return out
+
+
+def test_zero_to_n_range_test(check):
+    edges = np.array([0, 1, 2, 63, 64, 65, -1, -2, -64, 2**62, 2**63 - 1, -(2**63), -(2**63) + 1], dtype=np.int64)
+    check(in_ranges, edges, edges)
+    assert "tr::in_range(" in in_ranges.inspect_cxx()
