@@ -55,6 +55,10 @@ template <class To, class From> constexpr To cast(const From &v) {
     }
 }
 
+// 0 <= v < n (a chained comparison in Python, cxx/lower_expr.py) as one
+// unsigned compare: a negative v wraps to above any n; n <= 0 holds nothing.
+TR_HD inline bool in_range(int64_t v, int64_t n) { return uint64_t(v) < uint64_t(n > 0 ? n : 0); }
+
 // c ? a : b for integers without a branch (cmov on x86-64), for an if/else
 // that assigns one variable from cheap arms (cxx/lower_select.py): GCC keeps
 // such a test as a branch, which a random test mispredicts half the time.

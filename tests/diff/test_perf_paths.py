@@ -128,3 +128,69 @@ def test_inlined_right_hand_side_matches_cpython():
         with pytest.raises(ValueError, match="math domain error"):
             rk4_steps(decay, *args, np.zeros(3))
     assert "inline double decay_" in rk4_steps.inspect_cxx()
+
+
+@jit
+def div_mod_table(a, b):
+    """Python ints (int(...)) and NumPy int64 elements, // and % of every pair:
+    operands in [0, 2**32) take a 32-bit division (ops/operators.hpp:
+    narrow_division), all others the 64-bit one with its sign fix-up."""
+    n, m = a.shape[0], b.shape[0]
+    out = np.empty((4, n, m), dtype=np.int64)
+    for i in range(n):
+        for j in range(m):
+            x = int(a[i])
+            y = int(b[j])
+            out[0, i, j] = x // y
+            out[1, i, j] = x % y
+            out[2, i, j] = a[i] // b[j]
+            out[3, i, j] = a[i] % b[j]
+    return out
+
+
+def test_narrow_division_matches_cpython(check):
+    edges = [0, 1, 2, 3, 7, 10, 2**31 - 1, 2**31, 2**32 - 3, 2**32 - 1, 2**32, 2**32 + 1, 2**40 + 3, 2**62,
+             2**63 - 1]
+    a = np.array(edges + [-v for v in edges[1:]], dtype=np.int64)  # -2**63 // -1 leaves int64 in CPython
+    b = np.array([v for v in a.tolist() if v != 0], dtype=np.int64)
+    check(div_mod_table, a, b)
+    with pytest.raises(ZeroDivisionError):
+        div_mod_table(np.array([5], dtype=np.int64), np.array([0], dtype=np.int64))
+
+
+@jit
+def truncate_all(x, out):
+    for i in range(x.shape[0]):
+        out[i] = int(x[i])
+    return out
+
+
+def test_int_of_float_fast_path_and_its_errors(check):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.standard_normal(2000) * np.ldexp(1.0, rng.integers(0, 63, 2000)),
+                        [0.0, -0.0, 0.5, -0.5, 0.999999, -0.999999, 5e-324, -9223372036854775808.0,
+                         9223372036854774784.0, -9223372036854774784.0, 4503599627370497.0]])
+    check(truncate_all, x, np.zeros(x.shape[0], dtype=np.int64))
+    for bad in (float("nan"), float("inf"), float("-inf"), 9223372036854775808.0, -9223372036854777856.0):
+        check(truncate_all, np.array([1.5, bad, 2.5]), np.zeros(3, dtype=np.int64))
+
+
+@jit
+def in_ranges(xs, ns):
+    """`0 <= x < n` is one unsigned compare (tr::in_range): Python ints and
+    np.int64 elements, negative and extreme values of both."""
+    out = np.zeros((2, xs.shape[0], ns.shape[0]), dtype=np.bool_)
+    for i in range(xs.shape[0]):
+        for j in range(ns.shape[0]):
+            x = int(xs[i])
+            n = int(ns[j])
+            out[0, i, j] = 0 <= x < n
+            m = ns[j]
+            out[1, i, j] = 0 <= xs[i] < m
+    return out
+
+
+def test_zero_to_n_range_test(check):
+    edges = np.array([0, 1, 2, 63, 64, 65, -1, -2, -64, 2**62, 2**63 - 1, -(2**63), -(2**63) + 1], dtype=np.int64)
+    check(in_ranges, edges, edges)
+    assert "tr::in_range(" in in_ranges.inspect_cxx()

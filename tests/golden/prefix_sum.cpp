@@ -8,6 +8,7 @@
 #include "transpile_rt/ops/operators.hpp"
 #include "transpile_rt/ops/python.hpp"
 #include "transpile_rt/numpy/creation.hpp"
+#include "transpile_rt/vector_clones.hpp"
 
 #if defined(_WIN32)
 #define TR_EXPORT extern "C" __declspec(dllexport)
@@ -20,7 +21,7 @@ namespace {
 tr::Array<double, 1, tr::C> prefix_sum_0(tr::Array<double, 1, tr::A> a);
 
 // prefix_sum(a: float64[:]) -> float64[::1]    [golden_funcs.py:21]
-tr::Array<double, 1, tr::C> prefix_sum_0(tr::Array<double, 1, tr::A> a) {
+TR_VECTOR_CLONES tr::Array<double, 1, tr::C> prefix_sum_0_clones(tr::Array<double, 1, tr::A> a) {
     int64_t i{};
     tr::Array<double, 1, tr::C> out{};
     double total{};
@@ -51,6 +52,11 @@ tr::Array<double, 1, tr::C> prefix_sum_0(tr::Array<double, 1, tr::A> a) {
         tr::note_line(tr_e, tr_line);
         throw;
     }
+}
+
+// prefix_sum_0_clones per vector width, the CPU's picked when the library loads (transpile_rt/vector_clones.hpp)
+tr::Array<double, 1, tr::C> prefix_sum_0(tr::Array<double, 1, tr::A> a) {
+    return TR_CLONES_CALL(prefix_sum_0_clones)(std::move(a));
 }
 
 }  // namespace

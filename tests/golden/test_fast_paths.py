@@ -150,3 +150,52 @@ def test_unchecked_loop_vectorizes(tmp_path):
     start = next(i for i, line in enumerate(lines, 1) if "every index below in range" in line)
     end = next(i for i, line in enumerate(lines, 1) if CHECKED_COPY in line)
     assert any(start < n < end for n in vectorized), report
+
+
+CLONED = {"matmul", "stencil2d", "prefix_sum", "nbody_step", "axpy_into"}  # a loop stores along the unit stride
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_vector_clones_only_where_a_loop_stores_along_the_unit_stride(name):
+    """cxx/vector_clones.py: reductions (dot, pairwise's inner loop), scalar
+    recurrences (mandelbrot) and scattered stores (histogram) keep one copy."""
+    text = cxx(*KERNELS[name])
+    fn = KERNELS[name][0].__name__
+    cloned = re.search(rf"^TR_VECTOR_CLONES \S.* {fn}_0_clones\(", text, re.M) is not None
+    assert cloned == (name in CLONED), text[:2000]
+    assert ('#include "transpile_rt/vector_clones.hpp"' in text) == cloned
+    # callers reach the clones through a pointer (a target_clones call GCC 12 takes for one that cannot
+    # throw: an IndexError inside ended in std::terminate; test_bounds_elim's guard tests raise in one)
+    assert (f"return TR_CLONES_CALL({fn}_0_clones)(" in text) == cloned
+
+
+def _gcc_clones_available(compiler) -> bool:
+    import platform
+
+    if platform.machine() != "x86_64" or "clang" in compiler.path:
+        return False
+    proc = subprocess.run([compiler.path, "-dumpfullversion"], capture_output=True, text=True)
+    return proc.returncode == 0 and int(proc.stdout.split(".")[0] or 0) >= 12
+
+
+def test_store_loop_vectorizes_in_every_clone(tmp_path):
+    """GCC's report on matmul's module, built with the default @jit's flags:
+    the inner loop `c[i, j] += aip * b[p, j]` vectorizes with 64-, 32- and
+    16-byte vectors, one width per clone (AVX-512, AVX2, the x86-64 baseline)."""
+    from transpile.build import toolchain
+
+    compiler = toolchain.find_compiler(required=False)
+    if compiler is None or not _gcc_clones_available(compiler):
+        pytest.skip("needs GCC >= 12 on x86-64")
+    text = cxx(*KERNELS["matmul"])
+    src = tmp_path / "module.cpp"
+    src.write_text(text)
+    cmd = [compiler.path, *toolchain.flags(make_options()), "-fopt-info-vec-optimized", "-c", str(src),
+           "-o", str(tmp_path / "module.o")]
+    report = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines, 1) if "every index below in range" in line)
+    end = next(i for i, line in enumerate(lines, 1) if CHECKED_COPY in line)
+    widths = {int(m.group(2)) for m in re.finditer(r"module\.cpp:(\d+):\d+: optimized: loop vectorized using (\d+) byte",
+                                                   report) if start < int(m.group(1)) < end}
+    assert {64, 32, 16} <= widths, report

@@ -42,6 +42,7 @@ HEADERS = [
     "math/math.hpp",
     "math/fmath.hpp",
     "builtins/builtins.hpp",
+    "float_int.hpp",
 ]
 FORBIDDEN = ["cmath", "complex", "string", "stdexcept", "iostream", "vector", "algorithm"]
 BASE_FLAGS = ["-std=c++20", "-fwrapv", "-fno-math-errno", "-I", str(RUNTIME)]
@@ -615,7 +616,8 @@ def scalar_requests():
             reqs.append((f"m.lcm i64 {a} {b}", lambda a=a, b=b: math.lcm(a, b), 0))
     # builtins
     rvals = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.675, 0.125, 0.375, 1e15 + 0.5, 4503599627370497.0, 1e18, -1e18,
-             0.49999999999999994, NAN, INF, -INF, -0.0, 123.456]
+             0.49999999999999994, NAN, INF, -INF, -0.0, 123.456,
+             -9223372036854775808.0, 9223372036854774784.0]  # int64's ends: -2**63 and the largest double below 2**63
     for x in rvals:
         reqs.append((f"b.round f64 {hexf(x)}", lambda x=x: round(x), 0))
         reqs.append((f"b.int f64 {hexf(x)}", lambda x=x: int(x), 0))
@@ -667,6 +669,7 @@ def test_scalar_cases(binaries, variant):
 
 def test_limits_of_int64_results(binaries):
     """Where CPython returns an int beyond int64 we raise OverflowError."""
-    reqs = ["m.factorial i64 21", "b.round f64 0x1p+70", "b.int f64 -0x1p+64", "m.floor f64 0x1p+63"]
+    reqs = ["m.factorial i64 21", "b.round f64 0x1p+70", "b.int f64 -0x1p+64", "m.floor f64 0x1p+63",
+            "b.int f64 0x1p+63", "b.int f64 -0x1.0000000000001p+63", "m.ceil f64 -0x1.0000000000001p+63"]
     out = run_driver(binaries["O1"], "scalars", "".join(r + "\n" for r in reqs)).splitlines()
     assert all(line.startswith("ERR 6 ") for line in out), out

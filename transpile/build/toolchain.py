@@ -154,8 +154,10 @@ QUICK, OPTIMIZED = "quick", "optimized"
 # measurable compile cost) stops -O1 from keeping a loop's accumulator on the
 # stack when it is live across a later call (dot 8.4 ms -> 1.55 ms, as -O2);
 # -fvect-cost-model=cheap lets GCC 12's -O2 vectorize loops of unknown trip
-# count (axpy, matmul's inner loop, jacobi), as -O3 does.
-_QUICK = ("-O1", "-fcaller-saves")
+# count (axpy, matmul's inner loop, jacobi), as -O3 does.  TR_QUICK_BUILD: the
+# quick build compiles no per-CPU clones (transpile_rt/vector_clones.hpp; -O1
+# does not vectorize, and each clone is another compile of its function).
+_QUICK = ("-O1", "-fcaller-saves", "-DTR_QUICK_BUILD")
 OPT_LEVELS = {("O0", QUICK): _QUICK, ("O0", OPTIMIZED): ("-O2", "-fvect-cost-model=cheap"),
               ("O1", QUICK): _QUICK, ("O1", OPTIMIZED): ("-O3",)}
 

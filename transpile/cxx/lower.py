@@ -28,7 +28,7 @@ from .lower_lambdas import LambdaLowering
 from .lower_functions import FunctionValueLowering, function_header
 from .lower_globals import GlobalsLowering
 from .lower_regions import RegionLowering
-from . import lower_records
+from . import lower_records, vector_clones
 from ..library.random_lib import H_RANDOM
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
 from .names import alt_slot, bound_flag, kind_slot, local_name, symbol, weak_flag
@@ -349,8 +349,12 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             self.with_line_handler(locals_)
         sig = ", ".join(f"{n}: {t}" for n, t in zip(tf.params, tf.arg_types))
         comment = f"{self.fn.qualname}({sig}) -> {tf.return_type}    [{_short(self.fn.filename)}:{self.fn.loc.line}]"
+        clones = self.module.options.backend == "cpu" and vector_clones.widens(tf)
+        if clones:
+            self.module.include(vector_clones.HEADER)
         return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment,
-                           inline=_one_expression(self.fn.body))
+                           inline=_one_expression(self.fn.body), clones=clones,
+                           clone_args=[f"std::move({self.var(n)})" for n in tf.params] if clones else [])
 
     def with_line_handler(self, locals_: list) -> None:
         """An error leaving the function carries the line of the statement

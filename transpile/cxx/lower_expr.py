@@ -195,6 +195,8 @@ class ExprLowerer:
         types = [self.type_of(o) for o in operands]
         if len(node.ops) == 1:
             return self.compare_one(node.ops[0], ops[0], codes[0], types[0], codes[1], types[1])
+        if _zero_to(node, types, codes):  # 0 <= x < n: one unsigned compare, not two branches (histogram)
+            return CExpr(f"tr::in_range({codes[1].code}, {codes[2].code})")
         # a < b < c: each operand evaluated once, in order, and the later ones
         # only while the comparisons so far hold (Python short-circuits).
         names = [c.code if c.code.isidentifier() else self.tmp("c") for c in codes]
@@ -448,3 +450,12 @@ def _simple_code(code: str) -> bool:
 
 def _is_literal(code: str) -> bool:
     return code.lstrip("-").replace(".", "", 1).isdigit()
+
+
+def _zero_to(node: h.Compare, types, codes) -> bool:
+    """`0 <= x < n` on int64 values, n a name or a literal (evaluating it
+    when x < 0, where Python does not, changes nothing)."""
+    zero = node.left
+    return (node.ops == ("<=", "<") and isinstance(zero, h.Const) and type(zero.value) is int and zero.value == 0
+            and all(isinstance(t, T.Scalar) and t.dtype == "int64" for t in types[1:])
+            and (codes[2].code.isidentifier() or codes[2].code.isdigit()))

@@ -22,6 +22,8 @@ class CxxFunction:
     body: list  # Line
     comment: str
     inline: bool = False  # a hint to the C++ compiler (FunctionLowerer.lower says when)
+    clones: bool = False  # compiled once per x86-64 vector width (cxx/vector_clones.py)
+    clone_args: list = field(default_factory=list)  # the parameters, passed on to the clones (std::move)
 
 
 @dataclass

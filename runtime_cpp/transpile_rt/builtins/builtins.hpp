@@ -6,20 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../error.hpp"
+#include "../float_int.hpp"
 #include "../scalar.hpp"
 
 namespace tr {
 namespace builtins {
 namespace detail {
-
-// PyLong_FromDouble for an integral double, limited to int64.
-TR_HD inline int64_t float_to_int64(double v) {
-    if (__builtin_isnan(v)) raise(TR_ERR_VALUE, "cannot convert float NaN to integer");
-    if (__builtin_isinf(v)) raise(TR_ERR_OVERFLOW, "cannot convert float infinity to integer");
-    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
-        raise(TR_ERR_OVERFLOW, "Python int too large to convert to C long");
-    return int64_t(v);
-}
 
 // Rounds the decimal digit string d[0..n) (value 0.d1d2... x 10^exp10) to
 // `keep` digits, half to even; returns the new length (0 when everything
@@ -57,11 +49,11 @@ TR_HD inline int round_digits(char *d, int n, int keep, int &exp10) {
 }  // namespace detail
 
 // round(x): nearest integer, ties to even.
-TR_HD inline int64_t round_half_even(double x) { return detail::float_to_int64(__builtin_rint(x)); }
+TR_HD inline int64_t round_half_even(double x) { return float_to_int64(__builtin_rint(x)); }
 
 // int(x) for a float: truncation toward zero, which the conversion itself
 // does; the range checks give the same answers on x as on trunc(x).
-TR_HD inline int64_t to_int(double x) { return detail::float_to_int64(x); }
+TR_HD inline int64_t to_int(double x) { return float_to_int64(x); }
 
 // round(x, n) for a float.  CPython rounds the exact binary value of x to n
 // decimal places (half to even) with its own dtoa and converts the digits

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "../error.hpp"
 #include "../scalar.hpp"
+#include "../float_int.hpp"
 #include "fmath.hpp"
 
 namespace tr {
@@ -42,16 +43,6 @@ TR_HD inline double check2(double x, double y, double r) {
     if (__builtin_isnan(r) && !__builtin_isnan(x) && !__builtin_isnan(y)) domain_error();
     if (__builtin_isinf(r) && __builtin_isfinite(x) && __builtin_isfinite(y)) range_error();
     return r;
-}
-
-// Python int from a float that is already integral (PyLong_FromDouble),
-// limited to int64.
-TR_HD inline int64_t to_int64(double v) {
-    if (__builtin_isnan(v)) raise(TR_ERR_VALUE, "cannot convert float NaN to integer");
-    if (__builtin_isinf(v)) raise(TR_ERR_OVERFLOW, "cannot convert float infinity to integer");
-    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
-        raise(TR_ERR_OVERFLOW, "Python int too large to convert to C long");
-    return int64_t(v);
 }
 
 // sin(pi*x), exact at integers (CPython's m_sinpi).
@@ -355,9 +346,9 @@ TR_HD inline bool isinf(double x) { return __builtin_isinf(x); }
 TR_HD inline bool isfinite(double x) { return __builtin_isfinite(x); }
 
 // floor/ceil/trunc return Python ints (int64 here); ints pass through.
-TR_HD inline int64_t floor(double x) { return detail::to_int64(__builtin_floor(x)); }
-TR_HD inline int64_t ceil(double x) { return detail::to_int64(__builtin_ceil(x)); }
-TR_HD inline int64_t trunc(double x) { return detail::to_int64(__builtin_trunc(x)); }
+TR_HD inline int64_t floor(double x) { return float_to_int64(__builtin_floor(x)); }
+TR_HD inline int64_t ceil(double x) { return float_to_int64(__builtin_ceil(x)); }
+TR_HD inline int64_t trunc(double x) { return float_to_int64(__builtin_trunc(x)); }
 template <class I>
     requires(is_int<I>::value)
 int64_t floor(I x) {

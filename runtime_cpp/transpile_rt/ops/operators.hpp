@@ -37,11 +37,24 @@ template <class T> TR_HD __attribute__((always_inline)) inline bool const_pow2(T
     return __builtin_constant_p(b) && b > 0 && (b & (b - 1)) == 0;
 }
 
+// Both 64-bit operands in [0, 2**32), the divisor unknown while compiling:
+// a 32-bit division gives the same quotient and remainder, needs no sign
+// fix-up, and is much faster than a 64-bit one on many x86 cores (fib_mod's
+// loop: 1.7x).  LLVM inserts the same test ("bypass slow division").  A
+// divisor known while compiling is left to GCC, which multiplies instead.
+template <class T> TR_HD __attribute__((always_inline)) inline bool narrow_division(T a, T b) {
+    if constexpr (is_int<T>::value && sizeof(T) == 8)
+        return !__builtin_constant_p(b) && ((uint64_t(a) | uint64_t(b)) >> 32) == 0;
+    else
+        return false;
+}
+
 struct floordiv {
     template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_int<T>::value) {
             if (const_pow2(b)) return T(a >> __builtin_ctzll((unsigned long long)b));
             if (b == 0) return 0;
+            if (narrow_division(a, b)) return T(uint32_t(a) / uint32_t(b));
             if constexpr (is_signed_int<T>::value) {
                 if (b == T(-1)) return T(T(0) - a);
                 T q = a / b;
@@ -72,6 +85,7 @@ struct mod {
         if constexpr (is_int<T>::value) {
             if (const_pow2(b)) return T(a & (b - 1));
             if (b == 0) return 0;
+            if (narrow_division(a, b)) return T(uint32_t(a) % uint32_t(b));
             if constexpr (is_signed_int<T>::value) {
                 if (b == T(-1)) return 0;
                 T r = a % b;
