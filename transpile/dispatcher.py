@@ -342,13 +342,14 @@ class JitFunction:
 
     def _key(self, arg_types: tuple, tier: str | None = None) -> str:
         from .build.backends import identity as backend_identity
-        from .build.toolchain import find_compiler, flags
+        from .build.toolchain import find_compiler, flags, native_cpu
         from .resources import fingerprint
         import numpy
 
         if self._source_hash is None:
             self._source_hash = source_hash(self.py_func)
         compiler = find_compiler(required=False)
+        build_flags = flags(self.options, tier or tiers.OPTIMIZED)  # a quick build has its own entry
         return cache.make_key([
             _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
             self._source_hash, key_part(self.py_func, self.options),  # the text compiled: a file's or recovered
@@ -356,7 +357,7 @@ class JitFunction:
             [source_hash(f.fn) for t in arg_types for f in T.functions_in(t)],  # compiled in with this code
             self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None,
-            flags(self.options, tier or tiers.OPTIMIZED),  # a quick build has its own entry
+            build_flags, native_cpu() if "-march=native" in build_flags else None,
             backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
             sys.implementation.cache_tag, numpy.__version__,
             "asserts stripped (python -O)" if sys.flags.optimize else "asserts",

@@ -9,12 +9,12 @@ and the receiver compiles (or finds its own cache entry)."""
 from __future__ import annotations
 
 import hashlib
-import platform
 import sysconfig
 from functools import lru_cache
 from pathlib import Path
 
 from . import cache, meta_schema, trust
+from .toolchain import native_cpu
 
 FORMAT = 1
 
@@ -25,14 +25,7 @@ def platform_tag() -> str:
     (JIT code is built with -march=native at jit_level O1)."""
     from .. import _runtime
 
-    features = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            features = next((line for line in f if line.startswith(("flags", "Features"))), "")
-    except OSError:
-        features = platform.processor()
-    digest = hashlib.sha256(" ".join(sorted(features.split(":", 1)[-1].split())).encode()).hexdigest()[:16]
-    return f"{sysconfig.get_platform()}/abi{_runtime.ABI_VERSION}/cpu-{digest}"
+    return f"{sysconfig.get_platform()}/abi{_runtime.ABI_VERSION}/cpu-{native_cpu()}"
 
 
 def pack(entry: str) -> dict | None:

@@ -168,6 +168,23 @@ def opt_flags(options, tier: str = OPTIMIZED) -> list[str]:
     return [*OPT_LEVELS[options.jit_level, tier], *native]
 
 
+@lru_cache(maxsize=1)
+def native_cpu() -> str:
+    """What -march=native builds for: a digest of this CPU's feature flags.  A
+    cache shared by machines of different CPUs (a home directory on NFS) must
+    not hand one of them code with instructions it lacks (SIGILL)."""
+    import hashlib
+    import platform
+
+    features = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            features = next((line for line in f if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        features = platform.processor()
+    return hashlib.sha256(" ".join(sorted(features.split(":", 1)[-1].split())).encode()).hexdigest()[:16]
+
+
 def tiered(options) -> bool:
     """Whether a specialization first runs on a quick build (TRANSPILE_TIERED=0: never)."""
     if os.environ.get("TRANSPILE_TIERED", "1").strip().lower() in ("0", "false", "no", "off"):
