@@ -354,7 +354,7 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             self.module.include(vector_clones.HEADER)
         return CxxFunction(tf.cxx_name, ctype(tf.return_type), params, locals_, self.lines, comment,
                            inline=_one_expression(self.fn.body), clones=clones,
-                           clone_args=[f"std::move({self.var(n)})" for n in tf.params] if clones else [])
+                           clone_args=[f"std::move({_declared_name(p)})" for p in params] if clones else [])
 
     def with_line_handler(self, locals_: list) -> None:
         """An error leaving the function carries the line of the statement
@@ -415,6 +415,11 @@ def _one_expression(body) -> bool:
     math.cos once) and no call clobbers the loop's registers."""
     stmts = [s for s in body if not (isinstance(s, h.ExprStmt) and isinstance(s.value, h.Const))]
     return len(stmts) == 1 and isinstance(stmts[0], h.Return) and stmts[0].value is not None
+
+
+def _declared_name(param: str) -> str:
+    """The name a C++ parameter declaration gives (a held parameter is received as `x_arg`)."""
+    return re.search(r"\w+$", param).group(0)
 
 
 def _short(path: str) -> str:
