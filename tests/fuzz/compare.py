@@ -31,7 +31,9 @@ def _float_differs(a: float, b: float, exact: bool, width: int) -> bool:
 
 
 def _array_differs(a: np.ndarray, b: np.ndarray, exact: bool) -> bool:
-    if a.dtype.kind not in "fc":
+    if a.dtype.kind == "c":
+        return _array_differs(a.real, b.real, exact) or _array_differs(a.imag, b.imag, exact)
+    if a.dtype.kind != "f":
         return not np.array_equal(a, b)
     nan_a, nan_b = np.isnan(a), np.isnan(b)
     if not np.array_equal(nan_a, nan_b):
@@ -77,6 +79,11 @@ def difference(got, expected, exact: bool, where: str = "result") -> tuple | Non
     if isinstance(expected, (float, np.floating)):
         width = np.dtype(type(expected)).itemsize if isinstance(expected, np.floating) else 8
         if _float_differs(float(expected), float(got), exact, width):
+            return VALUE, f"{where}: {expected!r} vs {got!r}"
+        return None
+    if isinstance(expected, (complex, np.complexfloating)):  # each part as a float of half the width
+        width = np.dtype(type(expected)).itemsize // 2 if isinstance(expected, np.complexfloating) else 8
+        if any(_float_differs(e, g, exact, width) for e, g in ((expected.real, got.real), (expected.imag, got.imag))):
             return VALUE, f"{where}: {expected!r} vs {got!r}"
         return None
     if got != expected:

@@ -31,7 +31,12 @@ CALLS = (
     ("np.maximum({}, {})", 2, "np_calls"), ("np.minimum({}, {})", 2, "np_calls"),
     ("np.float64({})", 1, "numpy_scalars"), ("np.float32({})", 1, "numpy_scalars"),
     ("np.int64({})", 1, "numpy_scalars"), ("np.int32({})", 1, "numpy_scalars"),
+    ("np.int16({})", 1, "small_ints"), ("np.int8({})", 1, "small_ints"),
+    ("np.uint64({})", 1, "unsigned"), ("np.uint32({})", 1, "unsigned"), ("np.uint16({})", 1, "unsigned"),
+    ("np.uint8({})", 1, "unsigned"), ("np.bool_({})", 1, "bool_arrays"), ("np.complex128({})", 1, "complex"),
 )
+# NumPy scalar constructors: applied to an array they cast it (feature np_cast_array).
+CONSTRUCTORS = frozenset(t for t, _, f in CALLS if f in set(K.SCALAR_FEATURE.values()))
 REDUCTIONS = ("np.sum({})", "np.max({})", "np.min({})", "np.mean({})", "{}.sum()", "{}.max()", "len({})",
               "np.dot({}, {})", "np.sum({}[1:])")
 
@@ -69,9 +74,7 @@ class ExprGen:
         if names and self.rng.random() < 0.75:
             name = self.rng.choice(names)
             return Expr(name, name, readable[name])
-        pool = ["int", "int", "float", "float", "bool"]
-        if self.has("numpy_scalars"):
-            pool += ["f64", "f32", "i64", "i32"]
+        pool = ["int", "int", "float", "float", "bool"] + K.scalar_kinds(self.features)
         kind = self.rng.choice(pool)
         text = K.literal(self.rng, kind, self.has("big_ints"))
         return Expr(text, text, kind)
@@ -105,8 +108,7 @@ class ExprGen:
             args = [sub() for _ in range(arity)]
             if template[:3] in ("min", "max") and args[0].kind != args[1].kind and not self.has("mixed_minmax"):
                 return None  # which operand comes back, with its own type, depends on the values
-            if template.startswith("np.") and template[3] in "fi" and K.is_array(args[0].kind) \
-                    and not self.has("np_cast_array"):
+            if template in CONSTRUCTORS and K.is_array(args[0].kind) and not self.has("np_cast_array"):
                 return None  # np.int32(array) is an array cast
             return combine(template, args, check=True)
         if choice < 0.88 and self.has("arrays"):
@@ -144,7 +146,7 @@ class ExprGen:
 
     def index(self, readable: dict, length_of: str) -> Expr:
         """An index into `length_of`: a small literal, an int variable, or one taken modulo the length."""
-        ints = [n for n, k in readable.items() if k in ("int", "i64", "i32")]
+        ints = [n for n, k in readable.items() if k in K.INDEX_KINDS]
         roll = self.rng.random()
         if ints and roll < 0.45:
             name = self.rng.choice(ints)

@@ -18,6 +18,7 @@ FEATURES = frozenset({
     "numpy_scalars", "arrays", "division", "pow", "math", "np_calls", "if", "while", "for",
     "boolops_cond", "boolops_value", "ternary", "augassign", "early_return", "partial_vars",
     "retype", "special_floats", "fallback", "mixed_minmax", "np_cast_array", "big_ints",
+    "small_ints", "unsigned", "bool_arrays", "complex",
 })
 
 
@@ -105,11 +106,8 @@ class _Gen:
         return Program(self.name, source, checked_source, params, dict(self.globals))
 
     def _params(self) -> list:
-        pool = ["int", "int", "float", "float", "bool"]
-        if self.has("numpy_scalars"):
-            pool += ["f64", "f32", "i64", "i32"]
-        if self.has("arrays"):
-            pool += list(K.ARRAYS) * 2
+        pool = ["int", "int", "float", "float", "bool"] + K.scalar_kinds(self.features)
+        pool += K.array_kinds(self.features) * 2
         count = self.rng.randint(1, 4)
         params = []
         for _ in range(count):

@@ -48,6 +48,8 @@ def source_repr(value) -> str:
         return f"np.{type(value).__name__}({source_repr(value.item())})"
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return f"float('{value}')"
+    if isinstance(value, complex):
+        return f"complex({source_repr(value.real)}, {source_repr(value.imag)})"
     if isinstance(value, tuple):
         return "(" + "".join(source_repr(v) + ", " for v in value) + ")"
     return repr(value)
