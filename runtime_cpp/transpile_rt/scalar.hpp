@@ -198,6 +198,28 @@ template <class T> TR_HD inline complex_t<T> operator/(complex_t<T> a, complex_t
 }
 template <class T> constexpr bool operator==(complex_t<T> a, complex_t<T> b) { return a.re == b.re && a.im == b.im; }
 template <class T> constexpr bool operator!=(complex_t<T> a, complex_t<T> b) { return !(a == b); }
+// NumPy orders complex numbers by real part, then imaginary part: its scalar
+// operators (np.complex128(a) < b, and Python's max/min through them) just so.
+// Its ufunc loops (np.less, array operators) let a real part that differs
+// decide only when neither imaginary part is NaN (ufunc_ordered, used by the
+// comparison functors of ops/operators.hpp).
+template <class T> constexpr bool operator<(complex_t<T> a, complex_t<T> b) {
+    return a.re < b.re || (a.re == b.re && a.im < b.im);
+}
+template <class T> constexpr bool operator<=(complex_t<T> a, complex_t<T> b) {
+    return a.re < b.re || (a.re == b.re && a.im <= b.im);
+}
+template <class T> constexpr bool operator>(complex_t<T> a, complex_t<T> b) { return b < a; }
+template <class T> constexpr bool operator>=(complex_t<T> a, complex_t<T> b) { return b <= a; }
+template <class T> constexpr bool ufunc_ordered(T a, T b) {
+    if constexpr (is_complex<T>::value) return a.re == b.re || (a.im == a.im && b.im == b.im);
+    else return true;
+}
+template <class T> constexpr bool has_nan(T v) {
+    if constexpr (is_complex<T>::value) return v.re != v.re || v.im != v.im;
+    else if constexpr (is_float<T>::value) return v != v;
+    else return false;
+}
 template <class T> TR_HD complex_t<T> &operator+=(complex_t<T> &a, complex_t<T> b) { return a = a + b; }
 template <class T> TR_HD complex_t<T> &operator-=(complex_t<T> &a, complex_t<T> b) { return a = a - b; }
 template <class T> TR_HD complex_t<T> &operator*=(complex_t<T> &a, complex_t<T> b) { return a = a * b; }

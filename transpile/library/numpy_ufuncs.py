@@ -33,8 +33,8 @@ RUNTIME_UFUNCS = (
 # NumPy has complex loops for these, the runtime (numpy/ufunc.hpp) not yet:
 # complex operands make the statement run in CPython (JIT Fallback).
 NO_COMPLEX_LOOP = frozenset(
-    "exp2 expm1 log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh rint "
-    "maximum minimum fmax fmin".split())
+    "exp2 expm1 log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh rint"
+    .split())
 
 
 def functor_of(ufunc) -> str:

@@ -510,42 +510,48 @@ struct power {
 };
 
 // NaN-propagating; of two equal values (0.0 and -0.0) the second is
-// returned, as NumPy's SIMD loops do.
+// returned, as NumPy's SIMD loops do.  Complex numbers (NumPy's complex loops,
+// ordered as scalar.hpp says): a NaN in either part propagates, and of two
+// equal values the first is returned.
 struct maximum {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_float<T>::value) {
-            if (fm::isnan(a)) return a;
-            if (fm::isnan(b)) return b;
+        if constexpr (is_float<T>::value || is_complex<T>::value) {
+            if (has_nan(a)) return a;
+            if (has_nan(b)) return b;
         }
-        return a > b ? a : b;
+        if constexpr (is_complex<T>::value) return a >= b ? a : b;
+        else return a > b ? a : b;
     }
 };
 struct minimum {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_float<T>::value) {
-            if (fm::isnan(a)) return a;
-            if (fm::isnan(b)) return b;
+        if constexpr (is_float<T>::value || is_complex<T>::value) {
+            if (has_nan(a)) return a;
+            if (has_nan(b)) return b;
         }
-        return a < b ? a : b;
+        if constexpr (is_complex<T>::value) return a <= b ? a : b;
+        else return a < b ? a : b;
     }
 };
 // NaN-ignoring.
 struct fmax {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_float<T>::value) {
-            if (fm::isnan(b)) return a;
-            if (fm::isnan(a)) return b;
+        if constexpr (is_float<T>::value || is_complex<T>::value) {
+            if (has_nan(b)) return a;
+            if (has_nan(a)) return b;
         }
-        return a > b ? a : b;
+        if constexpr (is_complex<T>::value) return a >= b ? a : b;
+        else return a > b ? a : b;
     }
 };
 struct fmin {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_float<T>::value) {
-            if (fm::isnan(b)) return a;
-            if (fm::isnan(a)) return b;
+        if constexpr (is_float<T>::value || is_complex<T>::value) {
+            if (has_nan(b)) return a;
+            if (has_nan(a)) return b;
         }
-        return a < b ? a : b;
+        if constexpr (is_complex<T>::value) return a <= b ? a : b;
+        else return a < b ? a : b;
     }
 };
 

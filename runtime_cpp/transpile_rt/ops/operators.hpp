@@ -173,10 +173,11 @@ struct bitxor { template <class T> TR_HD static T apply(T a, T b) { return T(a ^
 
 struct eq { template <class T> TR_HD static bool apply(T a, T b) { return a == b; } };
 struct ne { template <class T> TR_HD static bool apply(T a, T b) { return a != b; } };
-struct lt { template <class T> TR_HD static bool apply(T a, T b) { return a < b; } };
-struct le { template <class T> TR_HD static bool apply(T a, T b) { return a <= b; } };
-struct gt { template <class T> TR_HD static bool apply(T a, T b) { return a > b; } };
-struct ge { template <class T> TR_HD static bool apply(T a, T b) { return a >= b; } };
+// NumPy's ufunc loops: complex numbers with a NaN imaginary part order only by equal real parts (scalar.hpp).
+struct lt { template <class T> TR_HD static bool apply(T a, T b) { return a < b && ufunc_ordered(a, b); } };
+struct le { template <class T> TR_HD static bool apply(T a, T b) { return a <= b && ufunc_ordered(a, b); } };
+struct gt { template <class T> TR_HD static bool apply(T a, T b) { return a > b && ufunc_ordered(a, b); } };
+struct ge { template <class T> TR_HD static bool apply(T a, T b) { return a >= b && ufunc_ordered(a, b); } };
 
 struct logical_and { template <class T> TR_HD static bool apply(T a, T b) { return bool(a) && bool(b); } };
 struct logical_or { template <class T> TR_HD static bool apply(T a, T b) { return bool(a) || bool(b); } };
@@ -184,19 +185,15 @@ struct logical_xor { template <class T> TR_HD static bool apply(T a, T b) { retu
 
 struct maximum {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_float<T>::value) {
-            if (a != a) return a;
-            if (b != b) return b;
-        }
+        if (has_nan(a)) return a;  // NaN propagates, the first one (a NaN in either part of a complex)
+        if (has_nan(b)) return b;
         return a >= b ? a : b;
     }
 };
 struct minimum {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_float<T>::value) {
-            if (a != a) return a;
-            if (b != b) return b;
-        }
+        if (has_nan(a)) return a;  // NaN propagates, the first one (a NaN in either part of a complex)
+        if (has_nan(b)) return b;
         return a <= b ? a : b;
     }
 };

@@ -1,0 +1,65 @@
+"""Classes found by the fuzzer's unsigned, small-int, bool and complex kinds
+(tests/fuzz/findings.md, fourth series), each fixed by a rule, not a case.
+
+Complex numbers are ordered as NumPy orders them, by real part, then
+imaginary part: np.complex128's operators (and the builtins max/min through
+them) just so; its ufuncs (np.less & co., array operators) let a real part
+decide only when neither imaginary part is NaN, and np.maximum/minimum/
+fmax/fmin propagate or skip a NaN in either part. The C++ complex type had
+no ordering, so g++ rejected every such function.
+"""
+import math
+
+import numpy as np
+
+from ._support import jit
+
+NAN, INF = math.nan, math.inf
+PARTS = (NAN, -INF, -1.0, -0.0, 0.0, 2.0, INF)
+VALUES = np.array([complex(r, i) for r in PARTS for i in PARTS])
+
+
+def parts_equal(got, expected):
+    """Type, and both parts bit for bit up to NaN payloads (the sign of zero and
+    which operand a NaN came from show here, not in ==)."""
+    assert type(got) is type(expected), (got, expected)
+    if isinstance(expected, tuple):
+        for g, e in zip(got, expected):
+            parts_equal(g, e)
+        return
+    g = np.array(got, dtype=np.complex128, ndmin=1).view(np.float64)
+    e = np.array(expected, dtype=np.complex128, ndmin=1).view(np.float64)
+    np.testing.assert_array_equal(np.signbit(g), np.signbit(e))
+    np.testing.assert_array_equal(g, e)
+
+
+def same(fn, *args):
+    parts_equal(fn(*args), fn.py_func(*args))
+
+
+@jit
+def scalar_orderings(a, b):
+    return (a < b, a <= b, a > b, a >= b, a < b < 1.0 + 0j,
+            np.less(a, b), np.less_equal(a, b), np.greater(a, b), np.greater_equal(a, b),
+            np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(b, a), max(a, b), min(a, b))
+
+
+@jit
+def array_orderings(x, y, s):
+    return (x < y, x >= y, y > s, np.less_equal(x, s), np.greater(s, y),
+            np.maximum(x, y), np.minimum(x, y), np.maximum(x, s), np.fmax(y, x), np.fmin(s, x))
+
+
+def test_scalar_orderings():
+    for a in VALUES[::3]:
+        for b in VALUES[::2]:
+            same(scalar_orderings, np.complex128(a), np.complex128(b))
+
+
+def test_array_orderings():
+    y = VALUES[::-1].copy()
+    for s in (np.complex128(0.0), np.complex128(complex(2.0, NAN)), np.complex128(complex(-INF, 0.0))):
+        same(array_orderings, VALUES, y, s)
+    finite = np.array([1 + 2j, 1 - 3j, -0.0 + 1j, 2 + 0j])
+    same(array_orderings, finite, finite[::-1].copy(), np.complex128(1 + 0j))
+
