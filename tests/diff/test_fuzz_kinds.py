@@ -7,7 +7,12 @@ them) just so; its ufuncs (np.less & co., array operators) let a real part
 decide only when neither imaginary part is NaN, and np.maximum/minimum/
 fmax/fmin propagate or skip a NaN in either part. The C++ complex type had
 no ordering, so g++ rejected every such function.
-"""
+
+`a < b < c` is its first false comparison's result, or its last: an
+np.bool_ when every comparison gives one (compiled code returned a Python
+bool); where the comparisons give a bool and an np.bool_, the type depends
+on which one decides, so the statement runs as Python unless the chain is
+only truth-tested."""
 import math
 
 import numpy as np
@@ -62,4 +67,31 @@ def test_array_orderings():
         same(array_orderings, VALUES, y, s)
     finite = np.array([1 + 2j, 1 - 3j, -0.0 + 1j, 2 + 0j])
     same(array_orderings, finite, finite[::-1].copy(), np.complex128(1 + 0j))
+
+
+@jit
+def chains(a, b, c):
+    # NumPy scalars: each comparison is an np.bool_, so the chain is one too
+    return a < b < c, a <= b == b, c > b >= a != c, (a < b < c) == (b < c)
+
+
+@jit
+def chain_tested(x, a):
+    # a Python int and an np.float64: bool or np.bool_ by path, only truth-tested here
+    n = 0
+    if x < 1 < a:
+        n += 1
+    while n < 3 and not (x <= a <= 2):
+        n += 2
+    return n, (5 if 0 <= x < a else 6)
+
+
+def test_chained_comparisons(check):
+    for a, b, c in ((1.0, 0.0, 2.0), (0.0, 1.0, 2.0), (0.0, 1.0, 0.5), (2.0, 2.0, 2.0), (np.nan, 1.0, 2.0)):
+        check(chains, np.float64(a), np.float64(b), np.float64(c))
+        check(chains, np.float32(a), np.float32(b), np.float32(c))
+    check(chains, np.uint64(2**64 - 1), np.uint64(2**63), np.uint64(0))
+    check(chains, np.complex128(1j), np.complex128(1 + 0j), np.complex128(2 + 0j))
+    for x, a in ((0, np.float64(2.0)), (2, np.float64(2.0)), (0, np.float64(0.5)), (-1, np.float64(-2.0))):
+        check(chain_tested, x, a)
 

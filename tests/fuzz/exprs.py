@@ -98,8 +98,9 @@ class ExprGen:
         if choice < 0.45 and self.has("pow"):
             return combine("({} ** %s)" % rng.choice(EXPONENTS), [sub()], check=True)
         if choice < 0.55:
-            return combine("({} %s {})" % rng.choice(COMPARE), [self.expr(readable, depth - 1, True),
-                                                              self.expr(readable, depth - 1, True)], check=False)
+            count = 3 if self.has("chained_compare") and rng.random() < 0.3 else 2
+            template = "({}" + "".join(f" {rng.choice(COMPARE)} {{}}" for _ in range(count - 1)) + ")"
+            return combine(template, [self.expr(readable, depth - 1, True) for _ in range(count)], check=False)
         if choice < 0.60:
             return combine(rng.choice(["(-{})", "(not {})"]), [sub()], check=True)
         if choice < 0.75:

@@ -18,7 +18,7 @@ FEATURES = frozenset({
     "numpy_scalars", "arrays", "division", "pow", "math", "np_calls", "if", "while", "for",
     "boolops_cond", "boolops_value", "ternary", "augassign", "early_return", "partial_vars",
     "retype", "special_floats", "fallback", "mixed_minmax", "np_cast_array", "big_ints",
-    "small_ints", "unsigned", "bool_arrays", "complex",
+    "small_ints", "unsigned", "bool_arrays", "complex", "chained_compare",
 })
 
 

@@ -157,7 +157,9 @@ class ExpressionTyping:
         if len(results) > 1 and any(isinstance(r, T.Array) for r in results):
             raise self.error(node, "chained comparisons of arrays are ambiguous",
                              "write (a < b) & (b < c)")
-        return results[0] if len(results) == 1 else T.BOOL
+        # `a < b < c` is its first false comparison's result, or its last: np.bool_ when all
+        # are; bool and np.bool_ by path otherwise (paths.py accepts only truth tests of it).
+        return results[0] if len(set(results)) == 1 else T.BOOL
 
     def e_IfExp(self, node: h.IfExp):
         self.truth_test(node.test)

@@ -98,6 +98,24 @@ def weak_only(types, joined) -> bool:
         isinstance(t, T.Scalar) and t.dtype == joined.dtype for t in types)
 
 
+def chain_types(checker, node):
+    """The types `a < b < c` may have (its first false comparison's result, or its
+    last), where they differ: a bool or an np.bool_ by path, a C++ bool either way."""
+    found = {o.result if isinstance(o, promote.OpTypes) else T.BOOL for o in checker.tf.ops.get(node) or ()}
+    return found if len(found) > 1 else None
+
+
+def conflict_subject(node, name) -> str:
+    """How a conflict's message names what has two types."""
+    if name:
+        return f"'{name}'"
+    if isinstance(node, h.BoolOp):
+        return f"the '{node.op}' expression"
+    if isinstance(node, h.Compare):
+        return "the chained comparison"
+    return "the call's result" if isinstance(node, h.Call) else "the conditional expression"
+
+
 def what(parent, node) -> str:
     if isinstance(parent, h.Return):
         return "the return"
@@ -243,6 +261,17 @@ def same_value_use(checker, node, parent) -> bool:
         info = checker.tf.subscripts.get(parent.targets[0])
         return getattr(info, "kind", None) in ("element", "view", "mask", "fancy")
     return False
+
+
+def picked_argument(checker, node, parent) -> bool:
+    """max(a, b) / min(a, b) of numbers of one dtype, Python's or NumPy's by
+    path: the result is one of the arguments, with its own type."""
+    fn = checker.typer.const(parent.func) if isinstance(parent, h.Call) else None
+    if not (isinstance(parent, h.Call) and node in parent.args and not parent.keywords and (
+            len(parent.args) == 2 and fn in (max, min) or len(parent.args) == 1 and fn is abs)):
+        return False
+    result = checker.tf.types.get(parent)
+    return all(weak_only(checker.types_of(a) or {checker.tf.types.get(a)}, result) for a in parent.args)
 
 
 def statement_of(parent: dict, node):

@@ -36,9 +36,9 @@ from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, converts_exactly, differs, ints_fit, link, pure,
-                         returns, same_storage, same_value_use, semantics_by_flags, statement_of, statements, weak_only,
-                         weakness_only, what)
+from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject, converts_exactly,
+                         differs, ints_fit, link, picked_argument, pure, returns, same_storage, same_value_use, semantics_by_flags,
+                         statement_of, statements, weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 
@@ -115,6 +115,8 @@ class _Checker:
             if all(isinstance(t, T.Scalar) for t in found) and any(differs(t, static) for t in found) \
                     and not weak_only(found, static):
                 result = found
+        elif isinstance(node, h.Compare) and len(node.ops) > 1:
+            result = chain_types(self, node)
         elif isinstance(node, (h.BoolOp, h.IfExp)):
             parts = node.values if isinstance(node, h.BoolOp) else (node.body, node.orelse)
             found = set()
@@ -254,10 +256,12 @@ class _Checker:
         for use in self.reach.uses:
             if self.types_of(use) is not None:
                 self.consumer(use, use)
-        for node in self.parent:  # `a and b`, `x if c else 0` with operands of two types; calls
-            if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and statement_of(self.parent, node) in self.tf.fallbacks:
+        # `a and b`, `x if c else 0` with operands of two types, `a < b < c` of two result types; calls
+        for node in self.parent:
+            chosen = isinstance(node, (h.BoolOp, h.IfExp, h.Call, h.Compare))
+            if chosen and statement_of(self.parent, node) in self.tf.fallbacks:
                 continue  # evaluated by Python
-            if isinstance(node, (h.BoolOp, h.IfExp, h.Call)) and self.types_of(node) is not None:
+            if chosen and self.types_of(node) is not None:
                 self.consumer(node, node)
             elif self.flagged_items(node):
                 self.unpacked(node)
@@ -297,6 +301,8 @@ class _Checker:
                 return
         if isinstance(parent, h.UnaryOp) and parent.op == "not":
             return
+        if isinstance(node, h.Compare) and len(node.ops) > 1:  # no flag says which comparison decided
+            raise self.not_compilable(node, None, self.types_of(node), what(parent, node))
         if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
                 and isinstance(parent.targets[0], h.Name) and weak_only(self.types_of(node),
                                                                         self.tf.var_types.get(parent.targets[0].id)):
@@ -307,7 +313,7 @@ class _Checker:
         if self.dispatched(node, parent):
             self.flag_reads.add(node)  # the call reads the argument's flag
             return
-        if self.picked_argument(node, parent):
+        if picked_argument(self, node, parent):
             self.possible[parent] = {self.tf.types[parent], T.Scalar(self.tf.types[parent].dtype, weak=True)}
             self.weak_calls[parent] = self.typer.const(parent.func).__name__
             return self.consumer(parent, origin)
@@ -350,16 +356,6 @@ class _Checker:
                 self.boxed[node.id] = tuple(sorted((t for t in alts if differs(t, joined)), key=str))
                 return
         raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), what(parent, node))
-
-    def picked_argument(self, node, parent) -> bool:
-        """max(a, b) / min(a, b) of numbers of one dtype, Python's or NumPy's by
-        path: the result is one of the arguments, with its own type."""
-        fn = self.typer.const(parent.func) if isinstance(parent, h.Call) else None
-        if not (isinstance(parent, h.Call) and node in parent.args and not parent.keywords and (
-                len(parent.args) == 2 and fn in (max, min) or len(parent.args) == 1 and fn is abs)):
-            return False
-        result = self.tf.types.get(parent)
-        return all(weak_only(self.types_of(a) or {self.tf.types.get(a)}, result) for a in parent.args)
 
     def assigned_simply(self, node) -> bool:
         """Every assignment of the variable is `name = ...` or `name op= ...`
@@ -470,8 +466,7 @@ class _Checker:
                                           f"the unary '{parent.op}'", parent)
 
     def not_compilable(self, node, name, types, what, where=None):
-        subject = f"'{name}'" if name else f"the '{node.op}' expression" if isinstance(node, h.BoolOp) \
-            else "the call's result" if isinstance(node, h.Call) else "the conditional expression"
+        subject = conflict_subject(node, name)
         joined = self.tf.var_types.get(name) if name else self.tf.types.get(node)
         kinds = " or ".join(sorted({str(t) for t in types or ()} | ({str(joined)} if joined else set())))
         line = f" at line {where.loc.line}" if where is not None and where.loc else ""
