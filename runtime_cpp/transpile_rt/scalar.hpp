@@ -37,8 +37,36 @@ template <class T> struct is_signed_int { static constexpr bool value = is_int<T
 template <class T> struct real_of { using type = T; };
 template <class T> struct real_of<complex_t<T>> { using type = T; };
 
+// A float converted to a 32- or 64-bit int as the x86-64 SSE instruction
+// converts it: truncated in range, else (NaN, inf, too large) the minimum
+// ("integer indefinite").
+template <class I, class F> constexpr I sse_truncate(F v) {
+    constexpr I half = I(1) << (sizeof(I) * 8 - 2);
+    constexpr F bound = F(half) * F(2);  // 2**31 or 2**63, exact in float and double
+    return (v >= -bound && v < bound) ? I(v) : I(-half * 2);
+}
+
+// A float converted to an integer type as NumPy's casts do (its scalar loops,
+// compiled for x86-64: np.uint16(np.float64(-1.5)) is 65535, np.int8(nan) 0):
+// int64, uint32 and uint64 through a 64-bit conversion, the others through a
+// 32-bit one, keeping the low bits; uint64 from 2**63 on converts x - 2**63 and
+// sets the top bit.  C++ leaves an out-of-range conversion undefined (GCC folds
+// constants to other values, AVX-512 converts to unsigned by other rules).
+// tests/diff/test_fuzz_kinds.py holds the installed NumPy to this.
+template <class To, class From> constexpr To float_to_int(From v) {
+    if constexpr (sizeof(To) == 8 && To(-1) > To(0)) {
+        constexpr From top = From(uint64_t(1) << 63);
+        if (v >= top) return To(uint64_t(sse_truncate<int64_t>(v - top)) ^ (uint64_t(1) << 63));
+        return To(sse_truncate<int64_t>(v));
+    } else if constexpr (sizeof(To) == 8 || (sizeof(To) == 4 && To(-1) > To(0))) {
+        return To(sse_truncate<int64_t>(v));
+    } else {
+        return To(sse_truncate<int32_t>(v));
+    }
+}
+
 // Conversion between element types, NumPy-style (complex to real keeps the
-// real part, anything to bool is "!= 0").
+// real part, anything to bool is "!= 0", floats to integers float_to_int).
 template <class To, class From> constexpr To cast(const From &v) {
     if constexpr (is_complex<To>::value) {
         if constexpr (is_complex<From>::value)
@@ -49,7 +77,9 @@ template <class To, class From> constexpr To cast(const From &v) {
         if constexpr (sizeof(To) == 1 && To(2) == To(1))
             return v.re != 0 || v.im != 0;
         else
-            return To(v.re);
+            return cast<To>(v.re);
+    } else if constexpr (is_int<To>::value && is_float<From>::value) {
+        return float_to_int<To>(v);
     } else {
         return static_cast<To>(v);
     }
