@@ -35,3 +35,11 @@ def unbound_not_read_on_this_path(c, x3):
         v1 = x3 - 5
     v2 = sorted([v1, 2]) if c else [x3]   # runs as Python; reads v1 only when c
     return len(v2)
+
+
+def unknown_choice_meets_arithmetic(x0, a1, c):   # fuzz seed 8201, program 187 (reduced)
+    v1 = (x0 ** 0) != False       # runs as Python (x0 is held): v1's type is unknown
+    a1[0] += (v1 if c else v1) ** 0
+    t = (v1 and x0) * 2           # an `and` of it
+    x0 = 1.5                      # makes x0 a float or a uint8 by path
+    return a1, t, (v1 if c else c) + 1

@@ -48,3 +48,21 @@ def test_a_statement_running_as_python_reads_an_unassigned_variable(fn, args):
         warnings.simplefilter("ignore")
         got = outcome(jit(fn), args)
     assert got == outcome(fn, args) or (got is outcome(fn, args))
+
+
+@pytest.mark.parametrize("args", [(np.uint8(254), np.array([2**63, 5], dtype=np.uint64), True),
+                                  (3, np.array([2, 5], dtype=np.uint64), False),
+                                  (np.int8(0), np.array([0, 1]), True)])
+def test_a_choice_between_values_of_unknown_type_keeps_their_type(args):
+    """`(v if c else v) ** 0` with v from a statement that runs as Python: g++
+    rejected the module (the value converted to float twice), and converted
+    once it would have been a float where CPython gives np.int64(1) or 1: v is
+    held as a Python object, as a plain `v ** 0` already was."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = outcome(jit(funcs.unknown_choice_meets_arithmetic), args)
+    assert not [w for w in caught if "failed to compile" in str(w.message)]
+    expected = outcome(funcs.unknown_choice_meets_arithmetic, args)
+    for g, e in zip(got, expected):
+        assert type(g) is type(e) and np.array_equal(g, e), (got, expected)
+        assert getattr(g, "dtype", None) == getattr(e, "dtype", None)

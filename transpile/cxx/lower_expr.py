@@ -236,7 +236,7 @@ class ExprLowerer:
         return f"([&]() {{ {' '.join(pre)} return {code}; }}())" if pre else code
 
     def x_BoolOp(self, node: h.BoolOp) -> CExpr:
-        rt = self.type_of(node)
+        rt = self.tf.types[node]  # not type_of(): expr() converts a coerced result, once
         values = [self.expr(node.values[0])] + [CExpr(self.lazily(lambda v=v: self.expr(v).code))
                                                 for v in node.values[1:]]
         if rt == T.BOOL or rt == T.Scalar("bool"):
@@ -250,7 +250,7 @@ class ExprLowerer:
         return CExpr(code)
 
     def x_IfExp(self, node: h.IfExp) -> CExpr:
-        rt = self.type_of(node)
+        rt = self.tf.types[node]  # not type_of(): expr() converts a coerced result, once
         test = self.expr(node.test)
         body = self.lazily(lambda: self.convert(self.expr(node.body), self.type_of(node.body), rt))
         orelse = self.lazily(lambda: self.convert(self.expr(node.orelse), self.type_of(node.orelse), rt))

@@ -105,6 +105,15 @@ def chain_types(checker, node):
     return found if len(found) > 1 else None
 
 
+def choice_parts(node) -> list:
+    """The expressions whose value an `and`/`or`/conditional expression may be."""
+    if isinstance(node, h.BoolOp):
+        return [p for v in node.values for p in choice_parts(v)]
+    if isinstance(node, h.IfExp):
+        return choice_parts(node.body) + choice_parts(node.orelse)
+    return [node]
+
+
 def conflict_subject(node, name) -> str:
     """How a conflict's message names what has two types."""
     if name:

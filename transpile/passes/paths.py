@@ -36,7 +36,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject, converts_exactly,
+from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, choice_parts, conflict_subject, converts_exactly,
                          differs, ints_fit, link, picked_argument, pure, returns, same_storage, same_value_use, semantics_by_flags,
                          statement_of, statements, weak_only, weakness_only, what)
 
@@ -197,9 +197,14 @@ class _Checker:
         """Every use, until the assignments whose value may be a Python float
         or an np.float64 (self.dynamic) settle."""
         for node, t in self.tf.coerce.items():  # float() of a value fallback code made would guess its type
-            if t == T.FLOAT and node in self.reach.uses and fallback.holdable(self.typer, node.id):
-                raise Hold(node.id, PathTypeConflict(f"'{node.id}' holds a value of unknown type from a statement "
-                                                     "that runs as Python", node.loc))
+            if t != T.FLOAT:
+                continue
+            for part in choice_parts(node):  # `v`, or `v if c else w` whose value is v or w
+                if part in self.reach.uses and fallback.holdable(self.typer, part.id):
+                    raise Hold(part.id, PathTypeConflict(f"'{part.id}' holds a value of unknown type from a "
+                                                         "statement that runs as Python", part.loc))
+            if isinstance(node, (h.BoolOp, h.IfExp)):
+                raise self.not_compilable(node, None, {T.ANY}, "the operation it meets")
         while True:
             self.reset()
             self.check_uses()
