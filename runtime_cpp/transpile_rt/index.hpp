@@ -14,6 +14,19 @@ struct NewAxis {};
 constexpr All all{};
 constexpr NewAxis newaxis{};
 
+// A uint64 index beyond int64 (NumPy reads an index through Python's int):
+// an array element raises OverflowError, a list or tuple item IndexError, and a
+// slice bound, clamped to the length anyway, is the largest int64.
+TR_HD inline int64_t u64_element(uint64_t v) {
+    if (v > uint64_t(INT64_MAX)) raise(TR_ERR_OVERFLOW, "Python int too large to convert to C long");
+    return int64_t(v);
+}
+TR_HD inline int64_t u64_item(uint64_t v) {
+    if (v > uint64_t(INT64_MAX)) raise(TR_ERR_INDEX, "cannot fit 'numpy.uint64' into an index-sized integer");
+    return int64_t(v);
+}
+TR_HD inline int64_t u64_bound(uint64_t v) { return v > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(v); }
+
 // One bound of a slice: a value, or tr::none for an omitted bound.
 struct SliceBound {
     bool has;

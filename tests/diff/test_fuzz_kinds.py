@@ -121,3 +121,38 @@ def test_float_scalars_cast_to_integers_as_numpy_does(check):
             check(fn, np.float64(x))
             check(fn, np.float32(x))
             check(fn, np.complex128(complex(x, 1.0)))
+
+
+@jit
+def u64_element_read(a, u):
+    return a[u]
+
+
+@jit
+def u64_element_store(a, u):
+    a[u] *= 2.0
+    a[u] = 1.5
+    return a
+
+
+@jit
+def u64_slices(a, u):
+    return a[u:], a[:u], a[1:u:u], a[u:0:-1]
+
+
+@jit
+def u64_items(a, u):
+    xs = [1.0, 2.0, 3.0]
+    t = (a[0], a[1], a[2])
+    return t[u], xs[u]
+
+
+def test_uint64_indices_beyond_int64(check):
+    """An np.uint64 index of 2**63 or more wrapped to a negative int64 (fuzz
+    seed 8202 #334: a1[x0] *= ... with x0 = 2**64 - 1 wrote a1[-1] where
+    NumPy raises OverflowError); a list or tuple raises IndexError, a slice
+    bound clamps."""
+    for u in (2**64 - 1, 2**63, 2**63 - 1, 3, 1, 0):
+        a = np.arange(4.0)
+        for fn in (u64_element_read, u64_element_store, u64_slices, u64_items):
+            check(fn, a, np.uint64(u))

@@ -289,12 +289,16 @@ class ExprLowerer:
 
         return f"{self.expr(node.value).code}->{field_name(node.attr)}"
 
-    def int_code(self, node) -> str:
-        """An integer expression as int64_t (no cast when it already is one)."""
+    def int_code(self, node, use: str = "element") -> str:
+        """An integer expression as int64_t (no cast when it already is one).  A
+        uint64 beyond int64 is what CPython refuses for the use (index.hpp): an
+        array `element` index, a list or tuple `item`, a slice `bound` (clamps)."""
         code = self.expr(node).code
         t = self.type_of(node)
         if (isinstance(t, T.Scalar) and t.dtype == "int64") or code.lstrip("-").isdigit():
             return code
+        if isinstance(t, T.Scalar) and t.dtype == "uint64":
+            return f"tr::u64_{use}({code})"
         return f"int64_t({code})"
 
     def index_code(self, idx, part) -> str:
@@ -309,9 +313,9 @@ class ExprLowerer:
             return ""
         if part == "fancy":
             return self.ev(self.expr(idx))
-        bounds = ["tr::none" if p is None else self.int_code(p) for p in (idx.lower, idx.upper)]
+        bounds = ["tr::none" if p is None else self.int_code(p, "bound") for p in (idx.lower, idx.upper)]
         if idx.step is not None:
-            bounds.append(self.int_code(idx.step))
+            bounds.append(self.int_code(idx.step, "bound"))
         return f"tr::slice({', '.join(bounds)})"
 
     def x_Subscript(self, node: h.Subscript) -> CExpr:
@@ -322,7 +326,7 @@ class ExprLowerer:
         if info.kind == "tuple_item":
             if info.const_index is not None:
                 return CExpr(f"std::get<{info.const_index}>({base.code})")
-            return CExpr(f"tr::tuple_get({base.code}, int64_t({self.expr(node.index[0]).code}))")
+            return CExpr(f"tr::tuple_get({base.code}, {self.int_code(node.index[0], 'item')})")
         if info.kind == "tuple_slice":
             tmp = self.hoist(base.code, self.type_of(node.value))
             items = ", ".join(f"std::get<{i}>({tmp})" for i in info.const_index)

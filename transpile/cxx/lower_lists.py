@@ -138,7 +138,7 @@ class ListLowering:
         base = self.expr(node.value).code
         idx = node.index[0]
         if info.kind == "list_item":
-            return CExpr(f"tr::list_at({base}, {self.int_code(idx)})")
+            return CExpr(f"tr::list_at({base}, {self.int_code(idx, 'item')})")
         return CExpr(f"tr::list_slice({base}, {self.index_code(idx, 'slice')})")
 
     def list_store(self, target: h.Subscript, value: CExpr, vt, info):
@@ -150,7 +150,7 @@ class ListLowering:
             code = self.convert(value, vt, elem_of(lt))
             if not _simple(code):  # Python evaluates the value before the index
                 code = self.hoist(code)
-            self.emit(f"tr::list_store_at({base}, {self.int_code(idx)}) = {code};")
+            self.emit(f"tr::list_store_at({base}, {self.int_code(idx, 'item')}) = {code};")
         else:
             src = self.convert(value, vt, lt)
             self.emit(f"tr::list_set_slice({base}, {self.index_code(idx, 'slice')}, {src});")
@@ -164,7 +164,7 @@ class ListLowering:
         base = self.hoist(self.expr(s.target.value).code)
         value = self.expr(s.value)
         ref = self.tmp("ref")
-        self.emit(f"{{ auto &{ref} = tr::list_at({base}, {self.int_code(s.target.index[0])});")
+        self.emit(f"{{ auto &{ref} = tr::list_at({base}, {self.int_code(s.target.index[0], 'item')});")
         expr = self.binop(s.op, ops, CExpr(ref), e, value, self.type_of(s.value))
         if isinstance(e, T.Array):
             self.lines.append(Line(self.depth + 1, f"tr::assign({ref}, {expr.code}); }}"))
