@@ -114,6 +114,11 @@ def choice_parts(node) -> list:
     return [node]
 
 
+def spelled(t) -> str:
+    """A type in a conflict's message: np.bool_ apart from Python's bool."""
+    return "np.bool_" if isinstance(t, T.Scalar) and t.dtype == "bool" and not t.weak else str(t)
+
+
 def conflict_subject(node, name) -> str:
     """How a conflict's message names what has two types."""
     if name:

@@ -36,9 +36,10 @@ from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, choice_parts, conflict_subject, converts_exactly,
-                         differs, ints_fit, link, picked_argument, pure, returns, same_storage, same_value_use, semantics_by_flags,
-                         statement_of, statements, weak_only, weakness_only, what)
+from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, choice_parts, conflict_subject,
+                         converts_exactly, differs, ints_fit, link, picked_argument, pure, returns, same_storage,
+                         same_value_use, semantics_by_flags, spelled, statement_of, statements, weak_only,
+                         weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 
@@ -473,10 +474,11 @@ class _Checker:
     def not_compilable(self, node, name, types, what, where=None):
         subject = conflict_subject(node, name)
         joined = self.tf.var_types.get(name) if name else self.tf.types.get(node)
-        kinds = " or ".join(sorted({str(t) for t in types or ()} | ({str(joined)} if joined else set())))
+        kinds = " or ".join(sorted({spelled(t) for t in types or ()} | ({spelled(joined)} if joined else set())))
         line = f" at line {where.loc.line}" if where is not None and where.loc else ""
         conflict = PathTypeConflict(
-            f"{subject} may be {kinds} depending on the path taken; compiled code would hold it as {joined}, "
+            f"{subject} may be {kinds} depending on the path taken; compiled code would hold it as "
+            f"{spelled(joined)}, "
             f"which changes the result of {what}{line}", node.loc,
             "give it one type on every path (e.g. start from 0.0 rather than 0, or convert with float())")
         if name and fallback.holdable(self.typer, name):
