@@ -149,8 +149,9 @@ inline constexpr SquareThresholds square_threshold = square_thresholds();
 
 // x*x - p exactly (p = x*x): the FMA instruction where the CPU has one (at
 // run time: default builds target the baseline x86-64, where __builtin_fma is
-// a libm call), else Dekker's product of Veltkamp's halves, kept apart from
-// -ffast-math's reassociation by empty asm statements.
+// a libm call; libgcc reports FMA only where the OS saves AVX state), else
+// Dekker's product of Veltkamp's halves, kept apart from -ffast-math's
+// reassociation by empty asm statements.  Both are exact for p >= 2^-959.
 inline double square_error(double x, double p) {
 #if defined(__FMA__) || defined(__FP_FAST_FMA) || defined(__aarch64__)
     return __builtin_fma(x, x, -p);
