@@ -150,66 +150,85 @@ template <class T> TR_HD inline T libm_pow_call(T x, T y) {
     else return __builtin_pow(x, y);
 }
 
-// pow(x, 2.0) -- `x ** 2` -- with glibc's bits, without the call for ~96% of
-// x.  glibc's pow (2.28 on, sysdeps/ieee754/dbl-64/e_pow.c) documents its
-// error bound as ulperr_exp + |y log x| relerr_log 2^53 ULP, with ulperr_exp
-// 0.511 and relerr_log 1.5 2^-68 (the figures without FMA; with it 0.509 and
-// 1.3 2^-68): 0.54 ULP over the whole range.  x*x is the exact square
-// rounded to nearest; where the exact square lies less than 1 - E ULP from
-// x*x (E the bound), no other double is within E ULP of it, so pow returns
-// x*x.  For 2^-90 <= x*x < 2^91, |y log x| < 63.1 and E < 0.514: x*x is
-// pow's answer when the exact square is within 0.48 ULP of it; elsewhere
-// E < 0.54 and within 0.46 ULP.  Subnormal and huge squares, powers of two
-// (whose neighbours below are half an ULP away), NaN and inf go to pow.
-// Measured: the closest miss (pow != x*x) among 50M random x lay 0.4922 ULP
-// from x*x; 30M random x, any bit pattern, matched pow bit for bit.
+// pow(x, 2.0) -- `x ** 2` -- with glibc's bits, calling pow for ~2.5% of x.
+// glibc's pow (2.28 on, sysdeps/ieee754/dbl-64/e_pow.c, the code x86-64 and
+// AArch64 build) documents its error as ulperr_exp + |y log x| relerr_log
+// 2^53 ULP, with ulperr_exp 0.511 and relerr_log 1.5 2^-68 (the figures
+// without FMA; with it 0.509 and 1.3 2^-68: the larger pair holds for both).
+// p = x*x is the exact square s rounded to nearest; e = s - p exactly (an FMA,
+// or Dekker's product where the CPU has none).  When p is not a power of two,
+// its neighbours are one ULP from it, so if |e| < (1 - E) ULP, no double but p
+// lies within E ULP of s, and pow (error at most E) returns p.  The bound
+// grows with |log s|, so the threshold is read from a table by p's exponent:
+// (1 - E - 0.001) ULP, 0.488 ULP for p near 1, 0.455 near overflow.  Zero
+// entries send p below 2^-959 (where e may be inexact, and pow's subnormal
+// results), inf and NaN to pow, as the mantissa test sends powers of two
+// (whose neighbour below is half an ULP away).
+// benchmarks/check_square_bits.py compares it with pow over random, grid and
+// near-midpoint x; tests/diff/test_perf_paths.py with CPython's x ** 2.
 
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28)) && defined(__SIZEOF_INT128__) \
-    && !defined(__CUDA_ARCH__)
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28)) \
+    && (defined(__x86_64__) || defined(__aarch64__)) && !defined(__CUDA_ARCH__)
 #define TR_SQUARE_WITHOUT_POW 1
 
-// Outside 2^-90 <= x*x < 2^91: the 0.46 ULP test on hi + lo == x*x exactly
-// (lo from an FMA, or Dekker's product of Veltkamp's split halves where the
-// build has no FMA instruction: no compiler may contract those operations
-// then).  Out of line so that the common case inlines small; pure, so that
-// calls with the same x may be merged.
-[[gnu::noinline, gnu::const]] inline double libm_square_far(double x) {
-    double hi = x * x;
-    uint64_t bits = __builtin_bit_cast(uint64_t, hi);
-    uint64_t exponent = bits & 0x7ff0000000000000ull;
-    if (exponent > (uint64_t(64) << 52) && exponent < (uint64_t(0x7fe) << 52) && (bits & 0x000fffffffffffffull)) {
-#if defined(__FMA__) || defined(__aarch64__)
-        double lo = __builtin_fma(x, x, -hi);
-#else
-        double c = 134217729.0 * x;  // 2^27 + 1: xh keeps the top 26 bits of x
-        double xh = c - (c - x), xl = x - xh;
-        double lo = ((xh * xh - hi) + 2.0 * xh * xl) + xl * xl;
-#endif
-        double ulp = __builtin_bit_cast(double, exponent - (uint64_t(52) << 52));
-        if (__builtin_fabs(lo) < 0.46 * ulp) return hi;
+namespace detail {
+
+struct SquareThresholds {
+    double at[2049];  // at[b + 1]: b the biased exponent of p; at[0] for -NaN (its arithmetic shift is -1)
+};
+
+constexpr SquareThresholds square_thresholds() {
+    SquareThresholds t{};
+    double ulp = 0x1p-1011;
+    for (int b = 64; b <= 2046; b++, ulp *= 2) {  // p in [2^(b-1023), 2^(b-1022)), ULP 2^(b-1075)
+        int log2_max = b >= 1023 ? b - 1022 : 1023 - b;  // |log2 s| at most this
+        double bound = 0.511 + log2_max * 0.6931471805599453 * 1.5 / 32768.0;  // glibc's E, in ULP
+        t.at[b + 1] = (1.0 - bound - 0.001) * ulp;
     }
-    return libm_pow_call(x, 2.0);
+    return t;
 }
+
+inline constexpr SquareThresholds square_threshold = square_thresholds();
+
+// x*x - p exactly (p = x*x): the FMA instruction where the CPU has one (at
+// run time: default builds target the baseline x86-64, where __builtin_fma is
+// a libm call; libgcc reports FMA only where the OS saves AVX state), else
+// Dekker's product of Veltkamp's halves, kept apart from -ffast-math's
+// reassociation by empty asm statements.  Both are exact for p >= 2^-959.
+inline double square_error(double x, double p) {
+#if defined(__FMA__) || defined(__FP_FAST_FMA) || defined(__aarch64__)
+    return __builtin_fma(x, x, -p);
+#else
+#ifndef TR_SQUARE_NO_FMA  // (defined: Dekker's product on any CPU, for benchmarks/check_square_bits.py)
+    if (__builtin_expect(__builtin_cpu_supports("fma"), 1)) {  // every x86-64 CPU since 2013
+        double e = p;
+        __asm__("vfmsub231sd %1, %1, %0" : "+x"(e) : "x"(x));
+        return e;
+    }
+#endif
+    double c = 134217729.0 * x;  // 2^27 + 1: xh keeps the top 26 bits of x
+    __asm__("" : "+x"(c));
+    double xh = c - (c - x);
+    __asm__("" : "+x"(xh));
+    double xl = x - xh;
+    return ((xh * xh - p) + 2.0 * xh * xl) + xl * xl;
+#endif
+}
+
+// pow itself, out of the loop's way (cold) and mergeable (const).
+[[gnu::noinline, gnu::cold, gnu::const]] inline double libm_square_call(double x) { return libm_pow_call(x, 2.0); }
+
+}  // namespace detail
 #endif
 
 TR_HD inline double libm_square(double x) {
 #ifdef TR_SQUARE_WITHOUT_POW
-    double hi = x * x;
-    uint64_t bits = __builtin_bit_cast(uint64_t, hi);
-    // 2^-90 <= hi < 2^91 (biased exponent 933..1113) and hi not a power of two
-    if (((bits >> 52) - (1023 - 90)) <= 180 && (bits << 12)) {
-        // The exact square of the 53-bit significand m, a 105- or 106-bit
-        // integer: the bits below hi's last one, as a fraction f of hi's ULP
-        // (times 2^64), put the exact square min(f, 1 - f) ULP from x*x.
-        uint64_t m = (__builtin_bit_cast(uint64_t, x) & 0x000fffffffffffffull) | 0x0010000000000000ull;
-        unsigned __int128 p = (unsigned __int128)m * m;
-        uint64_t f = uint64_t(p) << (12 - int(uint64_t(p >> 105)));
-        constexpr uint64_t below = 0x7ae147ae147ae000ull;  // 0.48 * 2^64, rounded down
-        constexpr uint64_t band = 0x0a3d70a3d70a4000ull;   // 0.04 * 2^64, rounded up
-        if (f - below > band) return hi;
-        return libm_pow_call(x, 2.0);
-    }
-    return libm_square_far(x);
+    double p = x * x;
+    double e = detail::square_error(x, p);
+    uint64_t bits = __builtin_bit_cast(uint64_t, p);
+    if ((bits & 0x000fffffffffffffull) && __builtin_fabs(e) < detail::square_threshold.at[(int64_t(bits) >> 52) + 1])
+        return p;
+    return detail::libm_square_call(x);
 #else
     return libm_pow_call(x, 2.0);
 #endif

@@ -18,18 +18,61 @@ def squares(a, out):
         out[i] = x ** 2
 
 
+def _near_midpoint(rng, count, lo, hi, binades=400):
+    """x (any sign, 2^-binades .. 2^binades) whose exact square lies d ULP
+    from x*x, d uniform in [lo, hi] (0.5: halfway to the next double, where pow and x*x
+    part).  The significand m (53 bits) solves m^2 = c (mod 2^t), t the 52 or
+    53 bits below the square's rounding point and c those bits, a square root
+    lifted one bit at a time (c = 1 mod 8, as every odd square is)."""
+    t = rng.choice(np.array([52, 53], dtype=np.uint64), count)
+    half = np.uint64(1) << (t - np.uint64(1))
+    off = ((0.5 - rng.uniform(lo, hi, count)) * 2.0 ** t.astype(float)).astype(np.uint64)
+    c = np.where(rng.random(count) < 0.5, half + off, half - off)
+    c = c - ((c - np.uint64(1)) & np.uint64(7))  # = 1 (mod 8)
+    mask = (np.uint64(1) << t) - np.uint64(1)
+    r = np.ones(count, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for i in range(3, 53):
+            bit = (((r * r - c) >> np.uint64(i)) & np.uint64(1)).astype(bool) & (np.uint64(i) < t)
+            r = np.where(bit, r + (np.uint64(1) << np.uint64(i - 1)), r)
+        xs = []
+        for m in (r, np.uint64(0) - r, r + half, half - r):
+            m = (m & mask) + np.where(t == 52, np.uint64(1) << np.uint64(52), np.uint64(0))
+            ok = (m >= np.uint64(1) << np.uint64(52)) & (m < np.uint64(1) << np.uint64(53))
+            ok &= (m > np.uint64(6369051672525772)) == (t == 53)  # m^2 >= 2^105: 53 bits below the rounding
+            xs.append(m[ok])
+    m = np.concatenate(xs)
+    x = np.ldexp(m.astype(float), rng.integers(-binades, binades, m.size) - 52)
+    return np.where(rng.random(m.size) < 0.5, -x, x)
+
+
 def _square_inputs():
+    """~3.5M x: uniform near 1, log-uniform over every binade whose square is
+    finite, random bit patterns, the ODE benchmark's squares, x whose square
+    lies at the midpoint, 0.487-0.497 ULP from x*x (the table's thresholds are
+    0.455-0.488 ULP; glibc's pow misrounds squares from ~0.492 ULP on) or
+    anywhere in 0.45-0.5, powers of two with their neighbours, subnormals and
+    specials."""
     rng = np.random.default_rng(14)
-    near = rng.random(60_000) * 4.0 - 2.0  # 2^-90 <= x*x < 2^91: the 0.48 ULP test
-    binades = np.ldexp(1.0 + rng.random(60_000), rng.integers(-500, 500, 60_000))  # also the far path
+    near = rng.random(600_000) * 4.0 - 2.0
+    binades = np.ldexp(1.0 + rng.random(600_000), rng.integers(-560, 512, 600_000))
     binades[::2] *= -1
+    patterns = rng.integers(0, 2 ** 64, 600_000, dtype=np.uint64, endpoint=False).view(np.float64)
+    patterns = patterns[~(np.abs(patterns) >= 2.0 ** 512)]  # x ** 2 overflowing raises: tested below
+    patterns = np.where(np.isnan(patterns), np.nan, patterns)  # CPython returns a signaling NaN as it is
+    steps = np.arange(500_000) * (2.0 / 500_000)
+    ode = np.concatenate([(steps - 0.3) ** 2 + 0.01, (steps - 0.9) ** 2 + 0.04])  # humps_deriv's bases
+    powers = np.ldexp(1.0, np.arange(-1074, 512))
+    powers = np.concatenate([powers, np.nextafter(powers, 0.0), np.nextafter(powers, np.inf)])
     edges = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, 3.0, 2.0 ** -45, 2.0 ** 45, 2.0 ** -45.5, 2.0 ** 45.5,
-             5e-324, 1e-310, 2.0 ** -511, 1e154, -1e154, float("inf"), float("-inf"), float("nan"),
-             993.6293129383679, 700.362795162052, 4.973195287413579, 711.0887173020436]
-    return np.concatenate([near, binades, edges])
+             5e-324, 1e-310, 2.0 ** -511, 1e154, -1e154, 1.3407807929942596e154, float("inf"), float("-inf"),
+             float("nan"), -float("nan"), 993.6293129383679, 700.362795162052, 4.973195287413579, 711.0887173020436]
+    closest = _near_midpoint(rng, 300_000, 0.487, 0.497, 8)  # where glibc's misrounded squares come nearest x*x
+    return np.concatenate([near, binades, patterns, ode, _near_midpoint(rng, 200_000, 0.4999, 0.5), closest,
+                           _near_midpoint(rng, 100_000, 0.45, 0.5), powers, -powers, edges])
 
 
-def test_square_is_libm_pow_bit_for_bit():
+def test_square_is_cpython_square_bit_for_bit():
     a = _square_inputs()
     out = np.empty_like(a)
     squares(a, out)
@@ -194,3 +237,30 @@ def test_zero_to_n_range_test(check):
     edges = np.array([0, 1, 2, 63, 64, 65, -1, -2, -64, 2**62, 2**63 - 1, -(2**63), -(2**63) + 1], dtype=np.int64)
     check(in_ranges, edges, edges)
     assert "tr::in_range(" in in_ranges.inspect_cxx()
+
+
+def humps(t, y):
+    """A right-hand side of a few statements (benchmarks/ode_kernels.py's
+    humps_deriv): declared inline too, and its squares are pow's."""
+    a = t - 0.3
+    b = t - 0.9
+    return -2.0 * a / (a * a + 0.01) ** 2 - 2.0 * b / (b * b + 0.04) ** 2
+
+
+@jit
+def euler_steps(f, t0, y0, dt, n, out):
+    t, y = t0, y0
+    for i in range(n):
+        y = y + dt * f(t, y)
+        t = t + dt
+        out[i] = y
+    return t, y
+
+
+def test_right_hand_side_of_statements_is_inline_and_exact():
+    got_out, expected_out = np.zeros(50_000), np.zeros(50_000)
+    got = euler_steps(humps, 0.0, 1.0, 4e-5, 50_000, got_out)
+    expected = euler_steps.py_func(humps, 0.0, 1.0, 4e-5, 50_000, expected_out)
+    assert [g.hex() for g in got] == [e.hex() for e in expected]
+    assert np.array_equal(got_out.view(np.uint64), expected_out.view(np.uint64))
+    assert "inline double humps_" in euler_steps.inspect_cxx()
