@@ -119,8 +119,6 @@ class JitFunction:
             return f.read()
 
     def _translate_for(self, signature, backend: str) -> str:
-        from dataclasses import replace
-
         from .options import make_options
 
         make_options(backend=backend, check_toolkit=False)  # a ValueError names the valid backends
@@ -130,7 +128,7 @@ class JitFunction:
             types = self._specializations[0]["types"]
         else:
             raise ValueError(f"{self.py_func.__name__} has no compiled specialization yet: pass signature=")
-        return translate(self, types, replace(self.options, backend=backend)).cpp
+        return translate(self, types, self.options.replace(backend=backend)).cpp
 
     def fallbacks(self, signature=None) -> list[dict]:
         """The statements of a specialization that run as Python (JIT

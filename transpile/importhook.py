@@ -164,9 +164,7 @@ def signature_distance(built: list, also: list, arg_types: tuple) -> int | None:
 def _options_match(entry_options: str, options) -> bool:
     """Prebuilt code is accepted at any jit_level (`transpile build --jit-level`);
     every other option must match."""
-    from dataclasses import replace
-
-    return any(entry_options == replace(options, jit_level=level).key() for level in ("O0", "O1"))
+    return any(entry_options == options.replace(jit_level=level).key() for level in ("O0", "O1"))
 
 
 def _deps_valid(deps: dict, py_func) -> bool:
@@ -292,9 +290,6 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     """The closest entry of the cache that serves these types: the exact one, or
     one `transpile build` put there for a wider layout, for the other kind of
     scalar where that translates to the same code, or at the other jit_level."""
-    import copy
-    from dataclasses import replace
-
     from .build import cache, tiers
     from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
@@ -304,10 +299,12 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
         return 0, _as_spec(meta, arg_types, bool(meta.get("aot")))
     if tiers.quick_cached(jf.options, lambda tier: jf._key(arg_types, tier), entry_valid):
         return None  # the exact quick build, which tiers.fetch runs
+    import copy
+
     best = None
     for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
         probe = copy.copy(jf)
-        probe.options = replace(jf.options, jit_level=level)
+        probe.options = jf.options.replace(jit_level=level)
         for types in _variants(arg_types):
             if types == arg_types and level == jf.options.jit_level:
                 continue  # looked up above
