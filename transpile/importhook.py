@@ -25,7 +25,6 @@ it stays light: no libcst, no Jinja2, no subprocess.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import inspect
 import json
@@ -34,7 +33,9 @@ import sys
 import warnings
 
 from . import dispatcher
+from .build.cache import file_digest
 from .diagnostics import NoCompilerError
+from .hashing import sha256
 
 DIRNAME = "__transpile__"
 MANIFEST = "manifest.json"
@@ -55,17 +56,9 @@ def text_hash(fn) -> str:
     """Identity of a function's source text and position, stable across Python
     versions (unlike bytecode), for artifacts that ship with the source."""
     lines, first = inspect.getsourcelines(fn)
-    h = hashlib.sha256(f"{first}\n".encode())
+    h = sha256(f"{first}\n".encode())
     h.update("".join(lines).encode())
     h.update(repr(getattr(fn, "__defaults__", None)).encode())
-    return h.hexdigest()
-
-
-def file_digest(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
     return h.hexdigest()
 
 

@@ -1,7 +1,8 @@
 """A warm start (the cache already holds the entry) loads what it needs and
 nothing of the compiler: no libcst, Jinja2, parser, typer, lowering or C++
-toolchain run, so its cost stays near `import numpy`'s (issue 14; the timing
-itself is benchmarks/bench_core.py --only prepare, not a test)."""
+toolchain run, nor the standard modules only a build needs, so its cost
+stays near `import numpy`'s (issue 14; the timing itself is
+benchmarks/bench_core.py --only prepare, not a test)."""
 from __future__ import annotations
 
 import json
@@ -16,6 +17,11 @@ import numpy as np
 COMPILER_ONLY = ("libcst", "jinja2", "transpile.pipeline", "transpile.passes", "transpile.cxx", "transpile.library",
                  "transpile.frontend.parse", "transpile.frontend.to_hir", "transpile.frontend.bytecode",
                  "transpile.build.progress")
+# Standard modules a warm start does without (each costs ~1-3 ms to import): dataclasses (values.py),
+# hmac (hashing.py), shutil and its compression modules (build/programs.py), tempfile, threading, queue
+# and subprocess (builds only).  Unless NumPy itself imports them.
+BUILD_ONLY_STDLIB = ("dataclasses", "hmac", "shutil", "bz2", "lzma", "tempfile", "random", "threading", "queue",
+                     "subprocess", "copy")
 
 SCRIPT = textwrap.dedent('''
     import json, sys
@@ -29,12 +35,17 @@ SCRIPT = textwrap.dedent('''
 
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     r = f(a, a, a)
+    BUILD_ONLY_STDLIB = {build_only!r}
     print(json.dumps({
         "value": r.tolist(), "dtype": str(r.dtype), "compiles": transpile.compile_count(),
         "loaded": sorted(m for m in sys.modules if m.split(".")[0] in ("libcst", "jinja2")
                          or m.startswith("transpile.")),
+        "stdlib": sorted(m for m in sys.modules if m in BUILD_ONLY_STDLIB),
     }))
 ''')
+
+
+SCRIPT = SCRIPT.replace("{build_only!r}", repr(BUILD_ONLY_STDLIB))
 
 
 def _run(tmp_path, cache) -> dict:
@@ -59,3 +70,8 @@ def test_warm_start_imports_nothing_of_the_compiler(tmp_path):
     assert warm["compiles"] == 0 and warm["value"] == expected and warm["dtype"] == "float32"
     leaked = [m for m in warm["loaded"] if any(m == c or m.startswith(c + ".") for c in COMPILER_ONLY)]
     assert leaked == []
+    assert set(cold["stdlib"]) >= {"shutil", "tempfile"}  # the check below can see them
+    by_numpy = subprocess.run([sys.executable, "-c", f"import sys, numpy; print([m for m in {BUILD_ONLY_STDLIB!r} "
+                               "if m in sys.modules])"], capture_output=True, text=True, timeout=300)
+    assert by_numpy.returncode == 0, by_numpy.stderr
+    assert sorted(set(warm["stdlib"]) - set(eval(by_numpy.stdout))) == []

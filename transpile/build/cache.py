@@ -15,17 +15,15 @@ private directory, as it does when the cache is read-only.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..hashing import sha256
 from ..resources import user_dir
 from . import meta_schema, trust
 
@@ -116,6 +114,8 @@ def private_root() -> Path:
     global _PRIVATE_ROOT
     if _PRIVATE_ROOT is None:
         import atexit
+        import shutil
+        import tempfile
 
         _PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="transpile-private-"))
         atexit.register(shutil.rmtree, _PRIVATE_ROOT, True)
@@ -128,7 +128,7 @@ def _warn(message: str, fix: str) -> None:
 
 
 def make_key(parts: list) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+    return sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def entry_dir(key: str, root: Path | None = None) -> Path:
@@ -136,10 +136,16 @@ def entry_dir(key: str, root: Path | None = None) -> Path:
 
 
 def file_digest(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
+        return _digest(f)
+
+
+def _digest(f) -> str:
+    import hashlib  # OpenSSL's SHA-256: a library's megabyte hashes several times faster than with _sha256
+
+    h = hashlib.sha256()
+    for block in iter(lambda: f.read(1 << 20), b""):
+        h.update(block)
     return h.hexdigest()
 
 
@@ -149,7 +155,7 @@ def read_entry(d: Path, key: str) -> dict:
     alone); trust.Untrusted: another user's or writable by others; Invalid:
     damaged, forged or from another version (to be set aside)."""
     trust.check_owned(d)
-    with _open_owned(d / META) as f:
+    with _open_owned(d / META)[0] as f:
         raw = f.read()
     try:
         meta = json.loads(raw)
@@ -162,30 +168,27 @@ def read_entry(d: Path, key: str) -> dict:
     why = meta_schema.problem(meta)
     if why:
         raise Invalid(why)
-    lib = d / LIBRARY
-    with _open_owned(lib) as f:
-        st = os.fstat(f.fileno())
+    lib, st = _open_owned(d / LIBRARY)
+    with lib:
         if st.st_size != meta["library_size"]:
             raise Invalid(f"{LIBRARY} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
-        h = hashlib.sha256()
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    if h.hexdigest() != meta["library_sha256"]:
-        raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
+        if _digest(lib) != meta["library_sha256"]:
+            raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
     meta["dir"] = str(d)
     return meta
 
 
 def _open_owned(path: Path):
     """Opens a file of an entry for reading, refusing links and files that
-    are not this user's alone to write."""
+    are not this user's alone to write: (file, its stat)."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     try:
-        trust.check_owned(path, os.fstat(fd))
+        st = os.fstat(fd)
+        trust.check_owned(path, st)
     except BaseException:
         os.close(fd)
         raise
-    return os.fdopen(fd, "rb")
+    return os.fdopen(fd, "rb"), st
 
 
 def load(key: str, root: Path | None = None) -> dict | None:
@@ -254,6 +257,8 @@ def locked(key: str, root: Path | None = None):
 def staging_dir(key: str, root: Path | None = None) -> Path:
     """A fresh build folder, named with this process's id so that one left by
     a killed build can be recognised and removed (remove_stale)."""
+    import tempfile  # builds only, as shutil: a warm start imports neither (~3 ms)
+
     base = _shard(key, root or usable_root())
     return Path(tempfile.mkdtemp(prefix=f".{key[:16]}-{os.getpid()}-", dir=base))
 
@@ -288,6 +293,8 @@ def stale_staging(root: Path) -> list[Path]:
 
 
 def remove_stale(root: Path) -> int:
+    import shutil
+
     stale = stale_staging(root)
     for p in stale:
         shutil.rmtree(p, ignore_errors=True)
@@ -296,6 +303,8 @@ def remove_stale(root: Path) -> int:
 
 def remove(path: Path) -> bool:
     """Removes an entry or leftover; False when it could not be (permissions)."""
+    import shutil
+
     try:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
@@ -378,6 +387,8 @@ def _fetch_in(key: str, build, valid, root: Path) -> dict:
             with _cache_ops():
                 return commit(key, staging, meta, root)
         except BaseException:
+            import shutil
+
             shutil.rmtree(staging, ignore_errors=True)
             raise
     finally:

@@ -15,13 +15,12 @@ attacker could write.  Two things stand between the cache and dlopen:
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 import stat
 from pathlib import Path
 
+from ..hashing import compare_digest, hmac_sha256
 from ..resources import user_dir
 
 KEY_FILE = "cache-key"
@@ -122,9 +121,9 @@ def signature(key: str, meta: dict) -> str:
     """The entry's signature: binds its metadata (library hash included) to
     its cache key, so an entry moved under another key is refused too."""
     body = json.dumps({k: v for k, v in meta.items() if k != "signature"}, sort_keys=True)
-    return hmac.new(signing_key(), f"{key}\n{body}".encode(), hashlib.sha256).hexdigest()
+    return hmac_sha256(signing_key(), f"{key}\n{body}".encode())
 
 
 def signed(key: str, meta: dict) -> bool:
     sig = meta.get("signature")
-    return isinstance(sig, str) and hmac.compare_digest(sig, signature(key, meta))
+    return isinstance(sig, str) and compare_digest(sig, signature(key, meta))
