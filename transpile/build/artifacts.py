@@ -47,7 +47,7 @@ def pack(entry: str) -> dict | None:
         return None
     if hashlib.sha256(library).hexdigest() != meta["library_sha256"]:
         return None  # replaced since it was read
-    for name in ("signature", "dir", "created", "library_size", "library_sha256", "python"):
+    for name in cache.COMMITTED:
         meta.pop(name, None)
     return {"format": FORMAT, "platform": platform_tag(), "key": d.name, "meta": meta, "library": library,
             "sha256": hashlib.sha256(library).hexdigest(), "source": source}

@@ -31,6 +31,8 @@ META = "meta.json"
 LIBRARY = "module.so"
 SOURCE = "module.cpp"
 SET_ASIDE = ".invalid-"  # prefix of entries set aside (inside the shard folder)
+# the fields commit() adds to an entry's metadata: an entry made from another's metadata gets its own
+COMMITTED = ("dir", "library_size", "library_sha256", "library_stat", "created", "python", "signature")
 
 # Specializations and accessor modules translated and compiled by this process
 # (not loaded from the cache), counted by whoever compiles: read by tests and
@@ -149,11 +151,26 @@ def _digest(f) -> str:
     return h.hexdigest()
 
 
-def read_entry(d: Path, key: str) -> dict:
+def library_identity(st: os.stat_result) -> list:
+    """What the signed metadata records of the library file beside its
+    sha256: inode, size, modification and change time.  No write to the
+    file keeps them: the kernel sets the change time (ctime) on every write,
+    chmod, rename or utime, and nothing but the clock can set it back (root
+    only); a file put in its place is another inode.  A library with the
+    signed identity is the file that was hashed and signed, so loading it
+    does not read and hash it again; any other is hashed, as an entry signed
+    before identities were recorded, or a copied cache, always is.  (The
+    device is left out: some file systems number it anew at each mount.)"""
+    return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     """The metadata of the entry in d, checked before its library may be
     loaded.  FileNotFoundError: no entry; PermissionError: unreadable (left
     alone); trust.Untrusted: another user's or writable by others; Invalid:
-    damaged, forged or from another version (to be set aside)."""
+    damaged, forged or from another version (to be set aside).  The library
+    is hashed unless its file identity is the signed one (library_identity);
+    rehash: always (`transpile cache verify`)."""
     trust.check_owned(d)
     with _open_owned(d / META)[0] as f:
         raw = f.read()
@@ -172,7 +189,7 @@ def read_entry(d: Path, key: str) -> dict:
     with lib:
         if st.st_size != meta["library_size"]:
             raise Invalid(f"{LIBRARY} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
-        if _digest(lib) != meta["library_sha256"]:
+        if (rehash or meta.get("library_stat") != library_identity(st)) and _digest(lib) != meta["library_sha256"]:
             raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
     meta["dir"] = str(d)
     return meta
@@ -319,15 +336,20 @@ def remove(path: Path) -> bool:
 
 def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dict:
     """Moves a finished build into place atomically and returns its metadata."""
+    def private(p: Path) -> None:  # whatever the umask (0 makes the compiler's output world-writable)
+        os.chmod(p, p.stat().st_mode & 0o755)
+
+    for p in staging.iterdir():
+        private(p)
+    os.chmod(staging, 0o700)
     lib = staging / LIBRARY
-    meta = dict(meta, library_size=lib.stat().st_size, library_sha256=file_digest(lib), created=time.time(),
-                python=sys.implementation.cache_tag)
+    st = lib.stat()  # after its last chmod: renaming the folder changes none of it
+    meta = dict(meta, library_size=st.st_size, library_sha256=file_digest(lib), library_stat=library_identity(st),
+                created=time.time(), python=sys.implementation.cache_tag)
     meta["signature"] = trust.signature(key, meta)
     with open(staging / META, "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
-    for p in staging.iterdir():  # whatever the umask (0 makes the compiler's output world-writable)
-        os.chmod(p, p.stat().st_mode & 0o755)
-    os.chmod(staging, 0o700)
+    private(staging / META)
     final = entry_dir(key, root)
     if final.exists():  # loaded, sound, but stale (its dependencies changed)
         remove(final)

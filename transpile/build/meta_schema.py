@@ -55,6 +55,7 @@ def _deps(v) -> bool:
 # field -> check of its value when present
 FIELDS = {
     "library_size": _is_int, "library_sha256": lambda v: isinstance(v, str) and bool(_HEX64.match(v)),
+    "library_stat": lambda v: isinstance(v, list) and len(v) == 4 and all(_is_int(x) for x in v),
     "created": _number, "signature": _str, "python": _str, "function": _str,
     "source_file": lambda v: v is None or isinstance(v, str),
     "symbol": lambda v: isinstance(v, str) and v.isidentifier(),

@@ -25,9 +25,6 @@ from . import cache
 from .loader import entry_address, init_regions
 from .toolchain import OPTIMIZED, QUICK, compile_shared, find_compiler, tiered
 
-# fields cache.commit adds to an entry's metadata (a new entry gets its own)
-_COMMITTED = ("dir", "library_size", "library_sha256", "created", "python", "signature")
-
 # A quick entry found in the cache means the processes that used it before
 # exited before its optimized build was done: mostly short scripts, for which
 # that build is pure cost (a compiler started, then killed at exit).  Its
@@ -61,7 +58,7 @@ def fetch(options, key_for, build, valid, root):
         return build(quick, QUICK, staging)
 
     meta = cache.fetch(quick, build_quick, valid=valid, root=root)
-    base = {k: v for k, v in meta.items() if k not in _COMMITTED}
+    base = {k: v for k, v in meta.items() if k not in cache.COMMITTED}
     meta["tier"] = QUICK
     meta["tier_next"] = (0.0 if built else WARM_DELAY, (optimized, valid, root, options, meta["dir"], base))
     return meta

@@ -11,7 +11,8 @@ attacker could write.  Two things stand between the cache and dlopen:
   signed with HMAC-SHA256 under a per-user key kept 0600 in the user's config
   directory.  A forged meta.json next to a planted library cannot carry a
   valid signature, and the library's hash is checked against the signed one
-  before dlopen.
+  before dlopen (unless its signed file identity shows it is the very file
+  that was hashed: cache.library_identity).
 """
 from __future__ import annotations
 
