@@ -17,7 +17,7 @@ from _thread import RLock  # threading.RLock itself: a warm start does not impor
 
 from . import _runtime, function_args, globals_rt, plain_methods
 from . import timing
-from .build import cache, tiers
+from .build import cache
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
                           TranspileFallbackWarning, UnsupportedArgumentError)
@@ -296,7 +296,10 @@ class JitFunction:
                     return held
                 with timing.phase("load"):
                     self._register(arg_types, spec)
-        tiers.follow(self, spec)  # a quick build: its optimized build compiles in the background
+        if spec.get("tier_next") is not None:  # a quick build (tiers.fetch): its optimized build, in the background
+            from .build import tiers
+
+            tiers.follow(self, spec)
         return spec
 
     def _held(self, arg_types: tuple) -> dict | None:
@@ -332,8 +335,7 @@ class JitFunction:
         self._specializations.append(spec)
 
     def _key(self, arg_types: tuple, tier: str | None = None) -> str:
-        from .build.backends import identity as backend_identity
-        from .build.toolchain import find_compiler, flags
+        from .build.toolchain import OPTIMIZED, find_compiler, flags
         from .resources import fingerprint
         import numpy
 
@@ -347,8 +349,8 @@ class JitFunction:
             [source_hash(f.fn) for t in arg_types for f in T.functions_in(t)],  # compiled in with this code
             self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None,
-            flags(self.options, tier or tiers.OPTIMIZED),  # a quick build has its own entry
-            backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
+            flags(self.options, tier or OPTIMIZED),  # a quick build has its own entry
+            _backend_identity(self.options),
             sys.implementation.cache_tag, numpy.__version__,
             "asserts stripped (python -O)" if sys.flags.optimize else "asserts",
         ])
@@ -362,6 +364,8 @@ class JitFunction:
         prebuilt = _PREBUILT[0](self, arg_types)  # built by `transpile build` (importhook.py)
         if prebuilt is not None:
             return prebuilt
+        from .build import tiers  # not on a warm start's path: the prebuilt lookup found its entry
+
         use_cache = self.options.cache and cache_enabled()
         root = None if use_cache else cache.private_root()
         return tiers.fetch(self.options, lambda tier: globals_rt.variant_key(
@@ -418,6 +422,16 @@ def translate(impl: JitFunction, types: tuple, options=None):
     options = options or impl.options
     key = impl._key(types) if options == impl.options else "0" * 12
     return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
+
+
+def _backend_identity(options) -> str | None:
+    """The nvcc / CANN toolkit's identity (build/backends.py), None for the CPU
+    (whose compiler is in the key already: a warm start imports no backends)."""
+    if options.backend == "cpu":
+        return None
+    from .build.backends import identity
+
+    return identity(options)
 
 
 def _flat_descriptor(types):

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import importlib.machinery
 import inspect
-import json
 import os
 import sys
 import warnings
@@ -36,6 +35,7 @@ from . import dispatcher
 from .build.cache import file_digest
 from .diagnostics import NoCompilerError
 from .hashing import sha256
+from .jsontext import loads as json_loads
 
 DIRNAME = "__transpile__"
 MANIFEST = "manifest.json"
@@ -82,7 +82,7 @@ def read_manifest(path: str) -> dict | None:
         return cached[1]
     try:
         with open(path) as f:
-            data = json.load(f)
+            data = json_loads(f.read())
         if data.get("format") != FORMAT or not isinstance(data.get("entries"), list):
             data = None
     except (OSError, ValueError):
@@ -283,13 +283,15 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     """The closest entry of the cache that serves these types: the exact one, or
     one `transpile build` put there for a wider layout, for the other kind of
     scalar where that translates to the same code, or at the other jit_level."""
-    from .build import cache, tiers
+    from .build import cache
     from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
 
     meta = cache.load(jf._key(arg_types))  # the exact entry first: nothing serves better (a warm start's path)
     if meta is not None and entry_valid(meta):
         return 0, _as_spec(meta, arg_types, bool(meta.get("aot")))
+    from .build import tiers
+
     if tiers.quick_cached(jf.options, lambda tier: jf._key(arg_types, tier), entry_valid):
         return None  # the exact quick build, which tiers.fetch runs
     import copy

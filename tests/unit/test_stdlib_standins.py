@@ -1,21 +1,22 @@
 """A warm start does without a few standard modules whose import costs more
 than the job transpile has for them (issue 14): hashing.py's SHA-256 and
 HMAC-SHA256 without OpenSSL, build/programs.py's `which` without shutil,
-values.py's frozen classes without dataclasses.  Each must give what the
-standard module gives."""
+values.py's frozen classes without dataclasses, jsontext.py's JSON without
+the json package.  Each must give what the standard module gives."""
 from __future__ import annotations
 
 import copy
 import dataclasses
 import hashlib
 import hmac
+import json
 import os
 import pickle
 import shutil
 
 import pytest
 
-from transpile import hashing
+from transpile import hashing, jsontext
 from transpile.build import programs
 from transpile.values import as_dict, replace, value_type
 
@@ -85,3 +86,30 @@ def test_value_type_behaves_as_a_frozen_dataclass():
         assert pickle.loads(pickle.dumps(p)) == p and copy.deepcopy(p) == p and copy.copy(p) == p
     assert replace(Point(1, 2), label="b") == Point(1, 2, "b") and as_dict(Point(1)) == {"x": 1, "y": 0, "label": ""}
     assert Point(1) != DataPoint(1)
+
+
+JSON_VALUES = [
+    {"b": [1, 2.5, -0.0, 1e300, float("inf"), float("nan")], "a": {"z": None, "y": True, "x": "é\n\"\\\u2028"}},
+    [], {}, "text", 7, -3.25, None, False, [[["deep"]], {"k": [{}]}], {"2": 1, "10": 2},
+]
+
+
+@pytest.mark.parametrize("value", JSON_VALUES)
+def test_jsontext_writes_and_reads_as_json(value):
+    for sort_keys in (False, True):
+        text = jsontext.dumps(value, sort_keys=sort_keys)
+        assert text == json.dumps(value, sort_keys=sort_keys)
+        for spaced in (text, f" \n{text}\t\r\n", text.encode()):
+            assert repr(jsontext.loads(spaced)) == repr(json.loads(spaced))
+
+
+def test_jsontext_default_and_errors():
+    parts = [1, ("a", b"x"), {3}]  # a cache key's parts: what JSON has no form for goes through default
+    assert jsontext.dumps(parts, sort_keys=True, default=str) == json.dumps(parts, sort_keys=True, default=str)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        jsontext.dumps({"s": {1}})
+    for bad in ("", "  ", "[1, 2", "{} {}", "[1] x", "{'a': 1}", b"\xff"):
+        with pytest.raises(ValueError):
+            json.loads(bad)
+        with pytest.raises(ValueError):
+            jsontext.loads(bad)

@@ -68,7 +68,7 @@ def install(artifact: dict, valid=None) -> dict:
     library, digest, key = artifact.get("library"), artifact.get("sha256"), artifact.get("key")
     if not isinstance(library, bytes) or hashlib.sha256(library).hexdigest() != digest:
         raise Rejected("the library's bytes do not hash to the sha256 the sender recorded")
-    if not (isinstance(key, str) and len(key) == 64 and all(c in "0123456789abcdef" for c in key)):
+    if not meta_schema.is_hex64(key):
         raise Rejected("the artifact's cache key is malformed")
     why = meta_schema.problem(dict(artifact.get("meta") or {}, library_size=len(library), library_sha256=digest,
                                    created=0, signature=""))

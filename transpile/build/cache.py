@@ -15,7 +15,6 @@ private directory, as it does when the cache is read-only.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import sys
 import time
@@ -24,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..hashing import sha256
+from ..jsontext import dumps as json_dumps, loads as json_loads
 from ..resources import user_dir
 from . import meta_schema, trust
 
@@ -130,7 +130,7 @@ def _warn(message: str, fix: str) -> None:
 
 
 def make_key(parts: list) -> str:
-    return sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+    return sha256(json_dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def entry_dir(key: str, root: Path | None = None) -> Path:
@@ -175,7 +175,7 @@ def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     with _open_owned(d / META)[0] as f:
         raw = f.read()
     try:
-        meta = json.loads(raw)
+        meta = json_loads(raw)
     except ValueError as exc:
         raise Invalid(f"meta.json is not JSON ({exc})") from None
     if not isinstance(meta, dict):
@@ -336,6 +336,8 @@ def remove(path: Path) -> bool:
 
 def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dict:
     """Moves a finished build into place atomically and returns its metadata."""
+    import json  # a build's: the metadata indented for its readers (the warm path reads it with jsontext)
+
     def private(p: Path) -> None:  # whatever the umask (0 makes the compiler's output world-writable)
         os.chmod(p, p.stat().st_mode & 0o755)
 

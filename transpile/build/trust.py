@@ -16,12 +16,12 @@ attacker could write.  Two things stand between the cache and dlopen:
 """
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
 
 from ..hashing import compare_digest, hmac_sha256
+from ..jsontext import dumps as json_dumps
 from ..resources import user_dir
 
 KEY_FILE = "cache-key"
@@ -121,7 +121,7 @@ def _create_key(path: Path) -> bytes:
 def signature(key: str, meta: dict) -> str:
     """The entry's signature: binds its metadata (library hash included) to
     its cache key, so an entry moved under another key is refused too."""
-    body = json.dumps({k: v for k, v in meta.items() if k != "signature"}, sort_keys=True)
+    body = json_dumps({k: v for k, v in meta.items() if k != "signature"}, sort_keys=True)
     return hmac_sha256(signing_key(), f"{key}\n{body}".encode())
 
 
