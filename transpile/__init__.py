@@ -11,8 +11,6 @@ only when something has to be compiled.
 """
 from . import timing as _timing  # first: TRANSPILE_TIMING=1 reports this import's time
 from .decorators import jit
-from .classes import jit_class
-from .parallel import prange
 from . import pickling as _pickling  # noqa: F401 - @jit functions pickle (process pools, clusters)
 from .diagnostics import (
     AnnotationError,
@@ -38,6 +36,16 @@ def compile_count() -> int:
 
 
 def __getattr__(name):
+    # Imported on first use: a script that calls one cached @jit function needs none of these
+    # (each module costs a warm start ~0.2-0.5 ms)
+    if name == "jit_class":  # transpile/classes.py
+        from .classes import jit_class
+
+        return jit_class
+    if name == "prange":  # transpile/parallel.py
+        from .parallel import prange
+
+        return prange
     if name in ("install_import_hook", "uninstall_import_hook"):  # transpile/importhook.py
         from . import importhook
 

@@ -22,7 +22,7 @@ import textwrap
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import diagnostics, importhook
@@ -307,7 +307,7 @@ def build(paths: list[str], *, jobs: int | None = None, inplace: bool = False, j
 
     def work(task: Task):
         start = time.perf_counter()
-        options = replace(task.impl.options, **overrides)
+        options = task.impl.options.replace(**overrides)
         if inplace:
             status, entry = prebuilt.build_inplace(task, options, force, old.get(Path(task.file), {}))
             return status, entry, time.perf_counter() - start

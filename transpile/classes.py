@@ -13,15 +13,15 @@ loads (or compiles) its accessor module.
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
-import threading
 import types
 import warnings
+from _thread import RLock  # threading.RLock itself, without importing threading
 
 from . import _runtime
 from .build.backends import check_toolkit
 from .diagnostics import TranspileFallbackWarning
+from .hashing import sha256
 from .hir import jit_classes, types as T
 from .hir.jit_classes import accepted_variants, info_of, layout_key
 from .options import make_options
@@ -34,7 +34,7 @@ COMPILED_DUNDERS = OPERATOR_DUNDERS | {"__call__", "__init__"}
 _MANAGED = {"__dict__", "__weakref__", "__slots__", "__module__", "__qualname__", "__doc__", "__classcell__",
             "__firstlineno__", "__static_attributes__", "__annotations__"}
 
-_LOCK = threading.RLock()
+_LOCK = RLock()
 
 
 def _empty_init(self):
@@ -54,7 +54,7 @@ class ClassInfo:
         self.slots = slots
         self.layouts: dict = {}  # __init__ argument types -> T.Instance
         self.init = _empty_init  # set once the class is registered (it is looked up along the MRO)
-        digest = hashlib.sha256(repr(sorted((k, repr(v)) for k, (kind, v) in members.items()
+        digest = sha256(repr(sorted((k, repr(v)) for k, (kind, v) in members.items()
                                             if kind == "attribute")).encode()).hexdigest()[:12]
         bases = ",".join(i.identity for i in self.bases())
         self.identity = f"{self.module}.{self.qualname}@{digest}({bases})"

@@ -6,7 +6,6 @@ import contextlib
 import functools
 import inspect
 
-from .build.backends import check_toolkit
 from .options import make_options
 
 
@@ -31,7 +30,7 @@ def jit(function=None, *, capture_mode=None, jit_level="O0", dynamic=False, full
     fn = function
     opts = make_options(capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic, fullgraph=fullgraph,
                         backend=backend, cache=cache, boundscheck=boundscheck, signatures=signatures,
-                        check_toolkit=check_toolkit, **options)
+                        check_toolkit=_check_toolkit, **options)
 
     def wrap(func):
         if not inspect.isfunction(func):
@@ -55,6 +54,13 @@ def jit(function=None, *, capture_mode=None, jit_level="O0", dynamic=False, full
     if fn is None:
         return wrap
     return wrap(fn)
+
+
+def _check_toolkit(backend: str) -> None:
+    """build.backends.check_toolkit, imported only for a device backend (make_options asks only then)."""
+    from .build.backends import check_toolkit
+
+    check_toolkit(backend)
 
 
 _DEFERRED: list = []  # non-empty while `transpile build`/`show`/`annotate` import modules

@@ -9,10 +9,10 @@ Every error that concerns the user's code reads like a compiler's:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .values import value_type
 
 
-@dataclass(frozen=True)
+@value_type
 class SourceLoc:
     """A position in the user's file: 1-based line, 0-based column."""
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import inspect
 import os
 import sys
-import threading
 import warnings
+from _thread import RLock  # threading.RLock itself: a warm start does not import threading (~0.7 ms)
 
 from . import _runtime, function_args, globals_rt, plain_methods
 from . import timing
-from .build import cache, tiers
+from .build import cache
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
                           TranspileFallbackWarning, UnsupportedArgumentError)
@@ -27,7 +27,7 @@ from .hir import types as T
 from .hir.jit_classes import layout_key, resolve as _resolve
 from .options import Options, cache_enabled
 
-_TRANSLATING = threading.RLock()  # one translation at a time; their C++ compiles run in parallel
+_TRANSLATING = RLock()  # one translation at a time; their C++ compiles run in parallel
 
 SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
              "complex64/complex128 (any shape and strides), tuples of these, None and functions (@jit, plain, lambdas, builtins); with backend='cuda' also "
@@ -59,7 +59,7 @@ class JitFunction:
         self.py_func = py_func
         self.options = options
         self.construct = construct  # a @jit_class's ClassInfo: py_func is its __init__, calls construct
-        self._lock = threading.RLock()
+        self._lock = RLock()
         self._specializations: list[dict] = []
         self._source_hash = None
         self._python_mode: dict = {}  # argument types -> why the whole function runs in CPython
@@ -119,8 +119,6 @@ class JitFunction:
             return f.read()
 
     def _translate_for(self, signature, backend: str) -> str:
-        from dataclasses import replace
-
         from .options import make_options
 
         make_options(backend=backend, check_toolkit=False)  # a ValueError names the valid backends
@@ -130,7 +128,7 @@ class JitFunction:
             types = self._specializations[0]["types"]
         else:
             raise ValueError(f"{self.py_func.__name__} has no compiled specialization yet: pass signature=")
-        return translate(self, types, replace(self.options, backend=backend)).cpp
+        return translate(self, types, self.options.replace(backend=backend)).cpp
 
     def fallbacks(self, signature=None) -> list[dict]:
         """The statements of a specialization that run as Python (JIT
@@ -305,7 +303,10 @@ class JitFunction:
                     return held
                 with timing.phase("load"):
                     self._register(arg_types, spec)
-        tiers.follow(self, spec)  # a quick build: its optimized build compiles in the background
+        if spec.get("tier_next") is not None:  # a quick build (tiers.fetch): its optimized build, in the background
+            from .build import tiers
+
+            tiers.follow(self, spec)
         return spec
 
     def _held(self, arg_types: tuple) -> dict | None:
@@ -341,15 +342,14 @@ class JitFunction:
         self._specializations.append(spec)
 
     def _key(self, arg_types: tuple, tier: str | None = None) -> str:
-        from .build.backends import identity as backend_identity
-        from .build.toolchain import find_compiler, flags, native_cpu
+        from .build.toolchain import OPTIMIZED, find_compiler, flags, native_cpu
         from .resources import fingerprint
         import numpy
 
         if self._source_hash is None:
             self._source_hash = source_hash(self.py_func)
         compiler = find_compiler(required=False)
-        build_flags = flags(self.options, tier or tiers.OPTIMIZED)  # a quick build has its own entry
+        build_flags = flags(self.options, tier or OPTIMIZED)  # a quick build has its own entry
         return cache.make_key([
             _runtime.ABI_VERSION, fingerprint(), self.py_func.__module__, self.py_func.__qualname__,
             self._source_hash, key_part(self.py_func, self.options),  # the text compiled: a file's or recovered
@@ -358,7 +358,7 @@ class JitFunction:
             self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None,
             build_flags, native_cpu() if "-march=native" in build_flags else None,
-            backend_identity(self.options),  # nvcc / CANN toolkit (build/backends.py)
+            _backend_identity(self.options),
             sys.implementation.cache_tag, numpy.__version__,
             "asserts stripped (python -O)" if sys.flags.optimize else "asserts",
         ])
@@ -372,6 +372,8 @@ class JitFunction:
         prebuilt = _PREBUILT[0](self, arg_types)  # built by `transpile build` (importhook.py)
         if prebuilt is not None:
             return prebuilt
+        from .build import tiers  # not on a warm start's path: the prebuilt lookup found its entry
+
         use_cache = self.options.cache and cache_enabled()
         root = None if use_cache else cache.private_root()
         return tiers.fetch(self.options, lambda tier: globals_rt.variant_key(
@@ -428,6 +430,16 @@ def translate(impl: JitFunction, types: tuple, options=None):
     options = options or impl.options
     key = impl._key(types) if options == impl.options else "0" * 12
     return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
+
+
+def _backend_identity(options) -> str | None:
+    """The nvcc / CANN toolkit's identity (build/backends.py), None for the CPU
+    (whose compiler is in the key already: a warm start imports no backends)."""
+    if options.backend == "cpu":
+        return None
+    from .build.backends import identity
+
+    return identity(options)
 
 
 def _flat_descriptor(types):

@@ -13,8 +13,12 @@ Standard library only: setup.py loads this file by path, before the package
 """
 from __future__ import annotations
 
-import hashlib
 import os
+
+try:
+    from .hashing import sha256  # SHA-256 without OpenSSL's import (a checkout's every warm start)
+except ImportError:  # loaded by path (setup.py): no package
+    from hashlib import sha256
 
 STAMP = "_fingerprint.txt"
 SUFFIXES = (".py", ".j2", ".h", ".hpp", ".c", ".cuh")
@@ -49,10 +53,10 @@ def files(roots) -> list[tuple[str, str]]:
 
 def content_digest(roots) -> str:
     """Hash of the files' names and contents (build time: setup.py)."""
-    h = hashlib.sha256()
+    h = sha256()
     for rel, path in files(roots):
         with open(path, "rb") as f:
-            h.update(f"{rel}:{hashlib.sha256(f.read()).hexdigest()}\n".encode())
+            h.update(f"{rel}:{sha256(f.read()).hexdigest()}\n".encode())
     return h.hexdigest()
 
 
@@ -64,7 +68,7 @@ def stat_digest(roots) -> str:
     for rel, entry in _entries(roots):
         st = entry.stat()
         lines.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}\n")
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
+    return sha256("".join(lines).encode()).hexdigest()
 
 
 def read_stamp(package_dir) -> str | None:

@@ -25,16 +25,17 @@ it stays light: no libcst, no Jinja2, no subprocess.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import inspect
-import json
 import os
 import sys
 import warnings
 
 from . import dispatcher
+from .build.cache import file_digest
 from .diagnostics import NoCompilerError
+from .hashing import sha256
+from .jsontext import loads as json_loads
 
 DIRNAME = "__transpile__"
 MANIFEST = "manifest.json"
@@ -55,17 +56,9 @@ def text_hash(fn) -> str:
     """Identity of a function's source text and position, stable across Python
     versions (unlike bytecode), for artifacts that ship with the source."""
     lines, first = inspect.getsourcelines(fn)
-    h = hashlib.sha256(f"{first}\n".encode())
+    h = sha256(f"{first}\n".encode())
     h.update("".join(lines).encode())
     h.update(repr(getattr(fn, "__defaults__", None)).encode())
-    return h.hexdigest()
-
-
-def file_digest(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
     return h.hexdigest()
 
 
@@ -89,7 +82,7 @@ def read_manifest(path: str) -> dict | None:
         return cached[1]
     try:
         with open(path) as f:
-            data = json.load(f)
+            data = json_loads(f.read())
         if data.get("format") != FORMAT or not isinstance(data.get("entries"), list):
             data = None
     except (OSError, ValueError):
@@ -164,9 +157,7 @@ def signature_distance(built: list, also: list, arg_types: tuple) -> int | None:
 def _options_match(entry_options: str, options) -> bool:
     """Prebuilt code is accepted at any jit_level (`transpile build --jit-level`);
     every other option must match."""
-    from dataclasses import replace
-
-    return any(entry_options == replace(options, jit_level=level).key() for level in ("O0", "O1"))
+    return any(entry_options == options.replace(jit_level=level).key() for level in ("O0", "O1"))
 
 
 def _deps_valid(deps: dict, py_func) -> bool:
@@ -292,22 +283,23 @@ def find_in_cache(jf, arg_types: tuple) -> tuple[int, dict] | None:
     """The closest entry of the cache that serves these types: the exact one, or
     one `transpile build` put there for a wider layout, for the other kind of
     scalar where that translates to the same code, or at the other jit_level."""
-    import copy
-    from dataclasses import replace
-
-    from .build import cache, tiers
+    from .build import cache
     from .dispatcher import _entry_valid as entry_valid  # dependencies unchanged, result type readable
     from .hir import types as T
 
     meta = cache.load(jf._key(arg_types))  # the exact entry first: nothing serves better (a warm start's path)
     if meta is not None and entry_valid(meta):
         return 0, _as_spec(meta, arg_types, bool(meta.get("aot")))
+    from .build import tiers
+
     if tiers.quick_cached(jf.options, lambda tier: jf._key(arg_types, tier), entry_valid):
         return None  # the exact quick build, which tiers.fetch runs
+    import copy
+
     best = None
     for level in (jf.options.jit_level, "O1" if jf.options.jit_level == "O0" else "O0"):
         probe = copy.copy(jf)
-        probe.options = replace(jf.options, jit_level=level)
+        probe.options = jf.options.replace(jit_level=level)
         for types in _variants(arg_types):
             if types == arg_types and level == jf.options.jit_level:
                 continue  # looked up above

@@ -8,7 +8,7 @@ import html
 import json
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import aot, importhook
@@ -118,7 +118,7 @@ def show(target: str, signature: str | None = None, backend: str | None = None, 
     overrides = {k: v for k, v in (("backend", backend), ("jit_level", jit_level)) if v}
     if overrides:
         make_options(**overrides, check_toolkit=False)  # showing code needs no nvcc / CANN
-    options = replace(impl.options, **overrides)
+    options = impl.options.replace(**overrides)
     sigs = [tuple(T.parse_signature(signature))] if signature else known_signatures(impl, path, _cached())
     if not sigs:
         raise ValueError(f"{target}: no signature known; pass --signature \"float64[:], int\" (or annotate the "

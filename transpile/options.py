@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import asdict, dataclass
+
+from . import values
+from .values import as_dict, value_type
 
 CAPTURE_MODES = ("ast", "bytecode", "trace")
 JIT_LEVELS = ("O0", "O1")
@@ -18,7 +20,7 @@ BACKENDS = ("cpu", "cuda", "ascend")
 NOT_YET: dict = {}
 
 
-@dataclass(frozen=True)
+@value_type
 class Options:
     capture_mode: str = "ast"
     # capture_mode left unset: a function whose source cannot be read (python -c, exec, the REPL, a
@@ -36,15 +38,19 @@ class Options:
 
     def arguments(self) -> dict:
         """These options as @jit's keyword arguments (signatures left out)."""
-        d = asdict(self)
+        d = as_dict(self)
         del d["signatures"]
         if d.pop("source_fallback"):
             d["capture_mode"] = None
         return d
 
+    def replace(self, **changes) -> "Options":
+        """These options with some changed (not validated again)."""
+        return values.replace(self, **changes)
+
     def key(self) -> str:
         """What of the options changes generated code or its build."""
-        d = asdict(self)
+        d = as_dict(self)
         del d["cache"], d["signatures"], d["source_fallback"]
         return repr(sorted(d.items()))
 

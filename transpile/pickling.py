@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import copyreg
 import functools
-import hashlib
 import marshal
 import pickle
 import sys
-import threading
+from _thread import _local as thread_local  # threading.local itself, without importing threading
 
 from . import _runtime
+from .hashing import sha256
 
 _BY_VALUE: dict = {}  # sha256 of a by-value payload -> the dispatcher rebuilt from it (one per process)
-_PICKLING = threading.local()
+_PICKLING = thread_local()
 
 
 def _resolves_to(module: str, qualname: str, obj) -> bool:
@@ -31,7 +31,7 @@ def _resolves_to(module: str, qualname: str, obj) -> bool:
 
 
 def _code_token(fn) -> str:
-    return hashlib.sha256(marshal.dumps(fn.__code__)).hexdigest()
+    return sha256(marshal.dumps(fn.__code__)).hexdigest()
 
 
 def _payload(impl) -> bytes | None:
@@ -95,7 +95,7 @@ def _main_or_value(module, qualname, token, payload, shipped):
     if payload is None:
         raise pickle.UnpicklingError(f"@jit function {qualname}: not found by name here and not sent by value "
                                      "(cloudpickle was missing where it was pickled)")
-    digest = hashlib.sha256(payload).hexdigest()
+    digest = sha256(payload).hexdigest()
     dispatcher = _BY_VALUE.get(digest)
     if dispatcher is None:
         import cloudpickle  # noqa: F401 - the payload was made by it

@@ -12,13 +12,13 @@ and a specialization with a statement running as Python that names `self`:
 the call runs in CPython, as before."""
 from __future__ import annotations
 
-import hashlib
 import inspect
 import types
 
 from . import _runtime
 from .diagnostics import FunctionNotCompilable, UnsupportedArgumentError
 from .frontend.source import source_hash
+from .hashing import sha256
 
 
 def is_plain_object(value) -> bool:
@@ -99,7 +99,7 @@ def _make(jitfn):
     register_hir(stub, plain_methods.rewrite(hir, plan))
     inner = _method_class(type(jitfn))(stub, jitfn.options)
     inner.self_name = plan.self_name
-    digest = hashlib.sha256(f"{source_hash(method)} {plan.reads} {plan.writes}".encode()).hexdigest()
+    digest = sha256(f"{source_hash(method)} {plan.reads} {plan.writes}".encode()).hexdigest()
     inner._source_hash = digest
     return plan, inner
 

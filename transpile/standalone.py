@@ -208,7 +208,7 @@ def emit(name: str, path: Path, tasks: list, jit_level: str | None = None) -> tu
     modules, exports, setup = [], {}, None
     footers, first = set(), None
     for k, task in enumerate(tasks):
-        options = task.impl.options if jit_level is None else replace(task.impl.options, jit_level=jit_level)
+        options = task.impl.options if jit_level is None else task.impl.options.replace(jit_level=jit_level)
         if options.backend != "cpu":
             raise StandaloneError(f"{task.file}:{task.line}: error: {task.name}: standalone modules run on the CPU "
                                   f"(the function asks for backend={options.backend!r})")

@@ -7,7 +7,6 @@ must raise that precise error under fullgraph (the suites' @jit) and,
 without fullgraph, run in CPython with CPython's results."""
 from __future__ import annotations
 
-import dataclasses
 import os
 import warnings
 
@@ -59,7 +58,7 @@ def _in_mode(jitted, mode: str, **changes):
     if key not in _REWRAPPED:
         from transpile.dispatcher import JitFunction
 
-        options = dataclasses.replace(jitted.options, capture_mode=mode, source_fallback=False, **changes)
+        options = jitted.options.replace(capture_mode=mode, source_fallback=False, **changes)
         _REWRAPPED[key] = JitFunction(jitted.py_func, options).dispatcher
     return _REWRAPPED[key]
 

@@ -58,6 +58,31 @@ def test_planted_library_is_never_loaded(tmp_path):
     assert not marker.exists()
 
 
+def test_library_rewritten_in_place_with_its_times_restored_is_never_loaded(tmp_path):
+    """A warm start hashes a library only when its file identity (inode, size,
+    mtime, ctime) differs from the signed one: a library rewritten in place,
+    same size and inode, mtime set back, still differs by its ctime."""
+    proj, cache = cp.make(tmp_path), tmp_path / "cache"
+    marker = tmp_path / "marker"
+    assert cp.run(proj, cache, "kernel")["compiles"] == 1
+    lib = cp.entry_of(cache, "kernel", "float64[::1], int") / "module.so"
+    before = lib.stat()
+    meta = json.loads((lib.parent / "meta.json").read_text())
+    assert meta["library_stat"] == [before.st_ino, before.st_size, before.st_mtime_ns, before.st_ctime_ns]
+    planted = planted_library(tmp_path, marker)
+    assert len(planted) <= before.st_size
+    with open(lib, "r+b") as f:  # the same file: padding after the ELF's contents does not stop it loading
+        f.write(planted + bytes(before.st_size - len(planted)))
+    os.utime(lib, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = lib.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+
+    r = cp.run(proj, cache, "kernel")
+    assert not marker.exists(), "the planted library's constructor ran"
+    assert r["compiles"] == 1 and r["results"] == ["np.float64(20.0)"] and len(cp.set_aside(cache)) == 1
+    assert cp.run(proj, cache, "kernel")["compiles"] == 0
+
+
 def test_root_created_private(tmp_path):
     proj, cache = cp.make(tmp_path), tmp_path / "a" / "cache"
     env = dict(os.environ, TRANSPILE_CACHE_DIR=str(cache), PYTHONDONTWRITEBYTECODE="1")

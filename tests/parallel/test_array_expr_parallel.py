@@ -10,7 +10,6 @@ modules are built with -fopenmp, nvcc compiles (run here), and GPU tests
 that skip without a GPU.  Compilations: 3 g++ and 2 nvcc."""
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest
@@ -122,7 +121,7 @@ def test_expression_in_a_forked_child_does_not_hang(monkeypatch, int_power):
 
 def _cpp(fn, sig, backend="cpu", jit_level="O0"):
     """The generated C++ (translated only: no toolkit needed, nothing compiled)."""
-    options = dataclasses.replace(make_options(jit_level=jit_level), backend=backend)
+    options = make_options(jit_level=jit_level).replace(backend=backend)
     return translate(fn, tuple(T.parse_signature(sig)), options, "tr_entry").cpp
 
 

@@ -40,7 +40,7 @@ def pack(entry: str) -> dict | None:
         return None
     if hashlib.sha256(library).hexdigest() != meta["library_sha256"]:
         return None  # replaced since it was read
-    for name in ("signature", "dir", "created", "library_size", "library_sha256", "python"):
+    for name in cache.COMMITTED:
         meta.pop(name, None)
     return {"format": FORMAT, "platform": platform_tag(), "key": d.name, "meta": meta, "library": library,
             "sha256": hashlib.sha256(library).hexdigest(), "source": source}
@@ -61,7 +61,7 @@ def install(artifact: dict, valid=None) -> dict:
     library, digest, key = artifact.get("library"), artifact.get("sha256"), artifact.get("key")
     if not isinstance(library, bytes) or hashlib.sha256(library).hexdigest() != digest:
         raise Rejected("the library's bytes do not hash to the sha256 the sender recorded")
-    if not (isinstance(key, str) and len(key) == 64 and all(c in "0123456789abcdef" for c in key)):
+    if not meta_schema.is_hex64(key):
         raise Rejected("the artifact's cache key is malformed")
     why = meta_schema.problem(dict(artifact.get("meta") or {}, library_size=len(library), library_sha256=digest,
                                    created=0, signature=""))

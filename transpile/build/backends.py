@@ -22,19 +22,13 @@ when a kernel is launched.
 from __future__ import annotations
 
 import os
-import shutil
 from functools import lru_cache
 
 from ..diagnostics import BackendUnavailableError
+from . import programs
 
 ASCEND_DEFAULT = "/usr/local/Ascend/ascend-toolkit/latest"
 NVCC_DEFAULTS = ("/usr/local/cuda/bin/nvcc",)
-
-
-def _identity(path: str) -> str:
-    real = os.path.realpath(path)
-    st = os.stat(real)
-    return f"{real}:{st.st_size}:{st.st_mtime_ns}"
 
 
 @lru_cache(maxsize=None)
@@ -42,9 +36,9 @@ def _nvcc(cuda_home: str | None, path_env: str | None, defaults: tuple) -> str |
     candidates = []
     if cuda_home:
         candidates.append(os.path.join(cuda_home, "bin", "nvcc"))
-    which = shutil.which("nvcc")
-    if which:
-        candidates.append(which)
+    found = programs.which("nvcc")
+    if found:
+        candidates.append(found)
     candidates += defaults
     for c in candidates:
         if os.path.isfile(c) and os.access(c, os.X_OK):
@@ -152,12 +146,12 @@ def identity(options) -> str | None:
     try:
         if options.backend == "cuda":
             path = find_nvcc(required=False)
-            return _identity(path) if path else None
+            return programs.identity(path) if path else None
         if options.backend == "ascend":
             if ascend_mock():
                 return "ascend-mock"
             path = find_bisheng(required=False)
-            return _identity(path) if path else None
+            return programs.identity(path) if path else None
     except OSError:
         return None
     return None

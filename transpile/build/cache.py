@@ -15,17 +15,15 @@ private directory, as it does when the cache is read-only.
 from __future__ import annotations
 
 import errno
-import hashlib
-import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..hashing import sha256
+from ..jsontext import dumps as json_dumps, loads as json_loads
 from ..resources import user_dir
 from . import meta_schema, trust
 
@@ -33,6 +31,8 @@ META = "meta.json"
 LIBRARY = "module.so"
 SOURCE = "module.cpp"
 SET_ASIDE = ".invalid-"  # prefix of entries set aside (inside the shard folder)
+# the fields commit() adds to an entry's metadata: an entry made from another's metadata gets its own
+COMMITTED = ("dir", "library_size", "library_sha256", "library_stat", "created", "python", "signature")
 
 # Specializations and accessor modules translated and compiled by this process
 # (not loaded from the cache), counted by whoever compiles: read by tests and
@@ -116,6 +116,8 @@ def private_root() -> Path:
     global _PRIVATE_ROOT
     if _PRIVATE_ROOT is None:
         import atexit
+        import shutil
+        import tempfile
 
         _PRIVATE_ROOT = Path(tempfile.mkdtemp(prefix="transpile-private-"))
         atexit.register(shutil.rmtree, _PRIVATE_ROOT, True)
@@ -128,7 +130,7 @@ def _warn(message: str, fix: str) -> None:
 
 
 def make_key(parts: list) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+    return sha256(json_dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def entry_dir(key: str, root: Path | None = None) -> Path:
@@ -136,23 +138,44 @@ def entry_dir(key: str, root: Path | None = None) -> Path:
 
 
 def file_digest(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
+        return _digest(f)
+
+
+def _digest(f) -> str:
+    import hashlib  # OpenSSL's SHA-256: a library's megabyte hashes several times faster than with _sha256
+
+    h = hashlib.sha256()
+    for block in iter(lambda: f.read(1 << 20), b""):
+        h.update(block)
     return h.hexdigest()
 
 
-def read_entry(d: Path, key: str) -> dict:
+def library_identity(st: os.stat_result) -> list:
+    """What the signed metadata records of the library file beside its
+    sha256: inode, size, modification and change time.  No write to the
+    file keeps them: the kernel sets the change time (ctime) on every write,
+    chmod, rename or utime, and nothing but the clock can set it back (root
+    only); a file put in its place is another inode.  A library with the
+    signed identity is the file that was hashed and signed, so loading it
+    does not read and hash it again; any other is hashed, as an entry signed
+    before identities were recorded, or a copied cache, always is.  (The
+    device is left out: some file systems number it anew at each mount.)"""
+    return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     """The metadata of the entry in d, checked before its library may be
     loaded.  FileNotFoundError: no entry; PermissionError: unreadable (left
     alone); trust.Untrusted: another user's or writable by others; Invalid:
-    damaged, forged or from another version (to be set aside)."""
+    damaged, forged or from another version (to be set aside).  The library
+    is hashed unless its file identity is the signed one (library_identity);
+    rehash: always (`transpile cache verify`)."""
     trust.check_owned(d)
-    with _open_owned(d / META) as f:
+    with _open_owned(d / META)[0] as f:
         raw = f.read()
     try:
-        meta = json.loads(raw)
+        meta = json_loads(raw)
     except ValueError as exc:
         raise Invalid(f"meta.json is not JSON ({exc})") from None
     if not isinstance(meta, dict):
@@ -162,30 +185,27 @@ def read_entry(d: Path, key: str) -> dict:
     why = meta_schema.problem(meta)
     if why:
         raise Invalid(why)
-    lib = d / LIBRARY
-    with _open_owned(lib) as f:
-        st = os.fstat(f.fileno())
+    lib, st = _open_owned(d / LIBRARY)
+    with lib:
         if st.st_size != meta["library_size"]:
             raise Invalid(f"{LIBRARY} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
-        h = hashlib.sha256()
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    if h.hexdigest() != meta["library_sha256"]:
-        raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
+        if (rehash or meta.get("library_stat") != library_identity(st)) and _digest(lib) != meta["library_sha256"]:
+            raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
     meta["dir"] = str(d)
     return meta
 
 
 def _open_owned(path: Path):
     """Opens a file of an entry for reading, refusing links and files that
-    are not this user's alone to write."""
+    are not this user's alone to write: (file, its stat)."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     try:
-        trust.check_owned(path, os.fstat(fd))
+        st = os.fstat(fd)
+        trust.check_owned(path, st)
     except BaseException:
         os.close(fd)
         raise
-    return os.fdopen(fd, "rb")
+    return os.fdopen(fd, "rb"), st
 
 
 def load(key: str, root: Path | None = None) -> dict | None:
@@ -254,6 +274,8 @@ def locked(key: str, root: Path | None = None):
 def staging_dir(key: str, root: Path | None = None) -> Path:
     """A fresh build folder, named with this process's id so that one left by
     a killed build can be recognised and removed (remove_stale)."""
+    import tempfile  # builds only, as shutil: a warm start imports neither (~3 ms)
+
     base = _shard(key, root or usable_root())
     return Path(tempfile.mkdtemp(prefix=f".{key[:16]}-{os.getpid()}-", dir=base))
 
@@ -288,6 +310,8 @@ def stale_staging(root: Path) -> list[Path]:
 
 
 def remove_stale(root: Path) -> int:
+    import shutil
+
     stale = stale_staging(root)
     for p in stale:
         shutil.rmtree(p, ignore_errors=True)
@@ -296,6 +320,8 @@ def remove_stale(root: Path) -> int:
 
 def remove(path: Path) -> bool:
     """Removes an entry or leftover; False when it could not be (permissions)."""
+    import shutil
+
     try:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
@@ -310,15 +336,22 @@ def remove(path: Path) -> bool:
 
 def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dict:
     """Moves a finished build into place atomically and returns its metadata."""
+    import json  # a build's: the metadata indented for its readers (the warm path reads it with jsontext)
+
+    def private(p: Path) -> None:  # whatever the umask (0 makes the compiler's output world-writable)
+        os.chmod(p, p.stat().st_mode & 0o755)
+
+    for p in staging.iterdir():
+        private(p)
+    os.chmod(staging, 0o700)
     lib = staging / LIBRARY
-    meta = dict(meta, library_size=lib.stat().st_size, library_sha256=file_digest(lib), created=time.time(),
-                python=sys.implementation.cache_tag)
+    st = lib.stat()  # after its last chmod: renaming the folder changes none of it
+    meta = dict(meta, library_size=st.st_size, library_sha256=file_digest(lib), library_stat=library_identity(st),
+                created=time.time(), python=sys.implementation.cache_tag)
     meta["signature"] = trust.signature(key, meta)
     with open(staging / META, "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
-    for p in staging.iterdir():  # whatever the umask (0 makes the compiler's output world-writable)
-        os.chmod(p, p.stat().st_mode & 0o755)
-    os.chmod(staging, 0o700)
+    private(staging / META)
     final = entry_dir(key, root)
     if final.exists():  # loaded, sound, but stale (its dependencies changed)
         remove(final)
@@ -378,6 +411,8 @@ def _fetch_in(key: str, build, valid, root: Path) -> dict:
             with _cache_ops():
                 return commit(key, staging, meta, root)
         except BaseException:
+            import shutil
+
             shutil.rmtree(staging, ignore_errors=True)
             raise
     finally:

@@ -33,9 +33,10 @@ def _size(d: Path) -> int:
 
 
 def check(d: Path) -> tuple[dict, str | None]:
-    """(metadata or {}, problem or None) of one entry folder, never raising."""
+    """(metadata or {}, problem or None) of one entry folder, never raising;
+    its library is hashed whatever its file identity says."""
     try:
-        return read_entry(d, d.name), None
+        return read_entry(d, d.name, rehash=True), None
     except FileNotFoundError as exc:
         return {}, f"incomplete: {Path(exc.filename or d).name} is missing"
     except (NotADirectoryError, IsADirectoryError):

@@ -5,9 +5,12 @@ by another version, or damaged on disk, must be set aside and rebuilt, never
 crash the call or feed it a wrong result type."""
 from __future__ import annotations
 
-import re
+_HEX = frozenset("0123456789abcdef")
 
-_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+
+def is_hex64(v) -> bool:
+    """A sha256 in hex, as hexdigest() writes it (a cache key, a library's hash)."""
+    return isinstance(v, str) and len(v) == 64 and _HEX.issuperset(v)
 
 
 def _list_of(check):
@@ -54,7 +57,8 @@ def _deps(v) -> bool:
 
 # field -> check of its value when present
 FIELDS = {
-    "library_size": _is_int, "library_sha256": lambda v: isinstance(v, str) and bool(_HEX64.match(v)),
+    "library_size": _is_int, "library_sha256": is_hex64,
+    "library_stat": lambda v: isinstance(v, list) and len(v) == 4 and all(_is_int(x) for x in v),
     "created": _number, "signature": _str, "python": _str, "function": _str,
     "source_file": lambda v: v is None or isinstance(v, str),
     "symbol": lambda v: isinstance(v, str) and v.isidentifier(),

@@ -15,21 +15,15 @@ half-written.
 """
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
 import sys
-import threading
 import time
+from _thread import allocate_lock
 from pathlib import Path
 
 from . import cache
 from .loader import entry_address, init_regions
 from .toolchain import OPTIMIZED, QUICK, compile_shared, find_compiler, tiered
-
-# fields cache.commit adds to an entry's metadata (a new entry gets its own)
-_COMMITTED = ("dir", "library_size", "library_sha256", "created", "python", "signature")
-
 
 # A quick entry found in the cache means the processes that used it before
 # exited before its optimized build was done: mostly short scripts, for which
@@ -64,7 +58,7 @@ def fetch(options, key_for, build, valid, root):
         return build(quick, QUICK, staging)
 
     meta = cache.fetch(quick, build_quick, valid=valid, root=root)
-    base = {k: v for k, v in meta.items() if k not in _COMMITTED}
+    base = {k: v for k, v in meta.items() if k not in cache.COMMITTED}
     meta["tier"] = QUICK
     meta["tier_next"] = (0.0 if built else WARM_DELAY, (optimized, valid, root, options, meta["dir"], base))
     return meta
@@ -100,9 +94,11 @@ def follow(jf, spec: dict) -> None:
 def wait(timeout: float | None = None) -> bool:
     """Blocks until every queued background build is done (tests, benchmarks);
     False if the timeout passed first."""
-    done = threading.Event()
     if _state.thread is None or not _state.thread.is_alive():
         return True
+    import threading
+
+    done = threading.Event()
     _state.hurry.set()  # builds waiting out WARM_DELAY start now
     _state.jobs.put(done)
     return done.wait(timeout)
@@ -110,28 +106,41 @@ def wait(timeout: float | None = None) -> bool:
 
 class _State:
     def __init__(self):
+        self.stopped_at_exit = False  # stop() registered with atexit (by the first job; a fork inherits it)
         self.reset()
 
     def reset(self) -> None:
-        """Empty (and, in a forked child, forgets the parent's worker and compilers)."""
-        self.jobs = None  # a queue.Queue from the first job on (a warm start never imports queue)
-        self.thread: threading.Thread | None = None
+        """Empty (and, in a forked child, forgets the parent's worker and compilers).
+        The worker's queue, event and thread are made by the first job: a warm
+        start imports neither queue nor threading (~1 ms)."""
+        self.jobs = None  # a queue.Queue
+        self.thread = None  # a threading.Thread
+        self.hurry = None  # a threading.Event, set: no more waiting out WARM_DELAY (wait(), exit)
         self.running: set = set()  # compiler processes of the background build
         self.stopping = False
-        self.hurry = threading.Event()  # set: no more waiting out WARM_DELAY (wait(), exit)
-        self.lock = threading.Lock()
+        self.lock = allocate_lock()
 
     def start(self) -> None:
+        import threading
+
         with self.lock:
             if self.jobs is None:
                 import queue
 
                 self.jobs = queue.Queue()
+                self.hurry = threading.Event()
+            if not self.stopped_at_exit:
+                import atexit
+
+                atexit.register(self.stop)
+                self.stopped_at_exit = True
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self._work, name="transpile-tiers", daemon=True)
                 self.thread.start()
 
     def _work(self) -> None:
+        import threading
+
         while True:
             job = self.jobs.get()
             if isinstance(job, threading.Event):
@@ -180,12 +189,13 @@ class _State:
 
 
 _state = _State()
-atexit.register(_state.stop)
 os.register_at_fork(after_in_child=_state.reset)
 
 
 def _optimize(jf, spec, key, valid, root, options, quick_dir, base) -> None:
     def build(staging: Path) -> dict:
+        import shutil
+
         shutil.copyfile(Path(quick_dir) / cache.SOURCE, staging / cache.SOURCE)  # the same C++, other flags
         proc_holder = []
         try:

@@ -5,17 +5,18 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 from functools import lru_cache
-from typing import NamedTuple
 
 from ..diagnostics import CompileError, GeneratedCodeError, NoCompilerError, SourceLoc
 from ..resources import runtime_dir
+from ..values import value_type
+from .programs import identity, which
 
 CANDIDATES = ("g++", "c++", "clang++")
 
 
-class Compiler(NamedTuple):  # not a dataclass: making one costs ~1 ms of every warm start
+@value_type  # not a NamedTuple or a dataclass: making one costs every warm start ~0.5-1.5 ms
+class Compiler:
     path: str
     identity: str  # changes when the compiler binary changes (part of cache keys)
 
@@ -24,11 +25,9 @@ class Compiler(NamedTuple):  # not a dataclass: making one costs ~1 ms of every 
 def _compiler_for(cxx_env: str | None, path_env: str | None) -> Compiler | None:
     names = [cxx_env] if cxx_env else list(CANDIDATES)
     for name in names:
-        path = shutil.which(name)
+        path = which(name)
         if path:
-            real = os.path.realpath(path)
-            st = os.stat(real)
-            return Compiler(path, f"{real}:{st.st_size}:{st.st_mtime_ns}")
+            return Compiler(path, identity(path))
     return None
 
 
@@ -91,13 +90,12 @@ def _probe_marker(compiler: Compiler):
     """The file that says this compiler binary passed the probe: in the folder
     of the cache's signing key (which outlives any cache directory), or None
     when that folder cannot be trusted."""
-    import hashlib
-
+    from ..hashing import sha256
     from . import trust
 
     if trust.key_problem():
         return None
-    digest = hashlib.sha256(f"{compiler.identity}\n{_PROBE}".encode()).hexdigest()[:32]
+    digest = sha256(f"{compiler.identity}\n{_PROBE}".encode()).hexdigest()[:32]
     return trust.config_dir() / "compilers" / digest
 
 

@@ -11,17 +11,17 @@ attacker could write.  Two things stand between the cache and dlopen:
   signed with HMAC-SHA256 under a per-user key kept 0600 in the user's config
   directory.  A forged meta.json next to a planted library cannot carry a
   valid signature, and the library's hash is checked against the signed one
-  before dlopen.
+  before dlopen (unless its signed file identity shows it is the very file
+  that was hashed: cache.library_identity).
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import os
 import stat
 from pathlib import Path
 
+from ..hashing import compare_digest, hmac_sha256
+from ..jsontext import dumps as json_dumps
 from ..resources import user_dir
 
 KEY_FILE = "cache-key"
@@ -121,10 +121,10 @@ def _create_key(path: Path) -> bytes:
 def signature(key: str, meta: dict) -> str:
     """The entry's signature: binds its metadata (library hash included) to
     its cache key, so an entry moved under another key is refused too."""
-    body = json.dumps({k: v for k, v in meta.items() if k != "signature"}, sort_keys=True)
-    return hmac.new(signing_key(), f"{key}\n{body}".encode(), hashlib.sha256).hexdigest()
+    body = json_dumps({k: v for k, v in meta.items() if k != "signature"}, sort_keys=True)
+    return hmac_sha256(signing_key(), f"{key}\n{body}".encode())
 
 
 def signed(key: str, meta: dict) -> bool:
     sig = meta.get("signature")
-    return isinstance(sig, str) and hmac.compare_digest(sig, signature(key, meta))
+    return isinstance(sig, str) and compare_digest(sig, signature(key, meta))

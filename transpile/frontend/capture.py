@@ -9,12 +9,12 @@
 """
 from __future__ import annotations
 
-import threading
+from _thread import _local as thread_local  # threading.local itself, without importing threading
 
 from ..diagnostics import FunctionNotCompilable
 from .source import FunctionSource, get_source, source_readable
 
-_CALL = threading.local()  # trace mode: the arguments of the call being compiled
+_CALL = thread_local()  # trace mode: the arguments of the call being compiled
 
 
 def mode_of(options) -> str:

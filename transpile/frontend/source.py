@@ -2,14 +2,15 @@
 positions in that text back to the user's file."""
 from __future__ import annotations
 
-import hashlib
 import inspect
-from typing import NamedTuple
 
 from ..diagnostics import SourceLoc, TranspileError
+from ..hashing import sha256
+from ..values import value_type
 
 
-class FunctionSource(NamedTuple):  # not a dataclass: making one costs every warm start ~1 ms
+@value_type  # not a NamedTuple or a dataclass: making one costs every warm start ~0.5-1.5 ms
+class FunctionSource:
     filename: str
     first_line: int  # file line of the text's first line
     indent: int  # columns removed from every line
@@ -69,10 +70,10 @@ def source_hash(fn) -> str:
     line) changes whenever the source changes meaning or moves, and reading
     it costs microseconds where re-reading and tokenizing the source costs
     milliseconds.  Comment-only edits keep their cache entries."""
-    h = hashlib.sha256()
+    h = sha256()
     code = getattr(fn, "__code__", None)
     if code is None:
-        return hashlib.sha256(repr(fn).encode()).hexdigest()
+        return sha256(repr(fn).encode()).hexdigest()
     _hash_code(code, h)
     h.update(repr(getattr(fn, "__defaults__", None)).encode())
     closure = getattr(fn, "__trace_closure__", None)  # a closure's shim (trace.py): the closure's code

@@ -9,49 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..values import value_type
+
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64", "complex64", "complex128")
-
-
-def value_type(cls):
-    """A frozen value class: what @dataclass(frozen=True) makes (__init__ over
-    the annotated fields, ==, hash, no assignment) without generating code
-    with exec, which cost ~8 ms of every warm start for these ~20 classes."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-
-    def __init__(self, *args, **kwargs):
-        if len(args) > len(names):
-            raise TypeError(f"{cls.__name__}() takes {len(names)} arguments but {len(args)} were given")
-        given = dict(zip(names, args), **kwargs)
-        for name in names:
-            if name in given:
-                object.__setattr__(self, name, given[name])
-            elif name in defaults:
-                object.__setattr__(self, name, defaults[name])
-            else:
-                raise TypeError(f"{cls.__name__}() missing argument '{name}'")
-
-    def values(self):
-        return tuple(getattr(self, n) for n in names)
-
-    def __eq__(self, other):
-        return other.__class__ is self.__class__ and values(self) == values(other)
-
-    def __hash__(self):
-        return hash((cls.__name__,) + values(self))
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"cannot assign to field '{name}' of a {cls.__name__} (types are immutable)")
-
-    cls.__init__ = __init__
-    cls.__setattr__ = __setattr__
-    cls.__delattr__ = __setattr__
-    if "__eq__" not in cls.__dict__:
-        cls.__eq__ = __eq__
-    if cls.__dict__.get("__hash__") is None:
-        cls.__hash__ = __hash__
-    return cls
 
 
 class Type:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lattice import DTYPES, Scalar, Type, value_type
+from ..values import value_type
+from .lattice import DTYPES, Scalar, Type
 
 
 @value_type

@@ -57,9 +57,6 @@ def _fits(field: T.Type, value: T.Type) -> bool:
 
 def discover_layout(program, info, arg_types: tuple, loc=None) -> T.Instance:
     """The field layout __init__ gives for these argument types."""
-    import dataclasses
-
-
     key = arg_types
     known = info.layouts.get(key)
     if known is not None:
@@ -72,7 +69,7 @@ def discover_layout(program, info, arg_types: tuple, loc=None) -> T.Instance:
         fields: dict = {}
         for _ in range(MAX_DISCOVERY):
             # errors here surface again, with their lines, when the closed layout is typed
-            sub = type(program)(dataclasses.replace(program.options, fullgraph=False), program.frontend)
+            sub = type(program)(program.options.replace(fullgraph=False), program.frontend)
             sub.discovery = {info: dict(fields)}
             sub.discovery_incomplete = False
             sub.specialize(info.init, (T.Instance(info, None),) + tuple(arg_types))

@@ -91,17 +91,22 @@ static void release_str(tr_str *st) {
 static int count_leaves(const Node *nodes, int count);
 static int tree_size(const Node *nodes);
 
+/* A Python float, int or bool result (try_overloads boxes a lone one directly). */
+static inline PyObject *box_number(int kind, const void *slot) {
+    if (kind == K_PYFLOAT) return PyFloat_FromDouble(*(const double *)slot);
+    if (kind == K_PYINT) return PyLong_FromLongLong(*(const int64_t *)slot);
+    return PyBool_FromLong(*(const uint8_t *)slot);
+}
+
 static PyObject *box(const Node *nodes, int *ni, void *const *slots, int *si) {
     const Node *node = &nodes[(*ni)++];
     switch (node->kind) {
     case K_NONE:
         Py_RETURN_NONE;
     case K_PYBOOL:
-        return PyBool_FromLong(*(uint8_t *)slots[(*si)++]);
     case K_PYINT:
-        return PyLong_FromLongLong(*(int64_t *)slots[(*si)++]);
     case K_PYFLOAT:
-        return PyFloat_FromDouble(*(double *)slots[(*si)++]);
+        return box_number(node->kind, slots[(*si)++]);
     case K_PYCOMPLEX: {
         double *c = (double *)slots[(*si)++];
         return PyComplex_FromDoubles(c[0], c[1]);

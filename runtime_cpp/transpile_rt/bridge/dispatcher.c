@@ -81,6 +81,58 @@ static int guards_current(Overload *ov) {
 #endif
 }
 
+/* Runs an entry on filled slots: its error record cleared, the GIL released
+ * when the specialization may run without it.  Returns the entry's status. */
+static inline int call_entry(const Overload *ov, void *const *argp, void *const *resp, tr_error *err) {
+    err->code = 0;
+    err->line = 0;
+    err->message[0] = 0;
+    interrupt_requested = 0; /* a Ctrl-C before this call was Python's to handle */
+    int rc;
+    if (ov->nogil) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = ov->fn(argp, resp, err);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = ov->fn(argp, resp, err);
+    }
+    return rc;
+}
+
+static PyObject *entry_failed(Dispatcher *self, const tr_error *err) {
+    PyObject *result = raise_entry_error(self, err);
+    if (!result && !PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "entry failed");
+    return result;
+}
+
+/* A specialization of Python numbers only: each argument a float, int or
+ * bool, the result one or None (add(x, y)).  Matched, called and boxed
+ * here, in a frame of a few slots, with no tree walk: such calls cost less
+ * than CPython's call of the undecorated function.  Returns 1 with *result
+ * set (NULL with an exception), or 0 when the arguments do not match. */
+#define MAX_NUMBERS 8
+
+static int call_numbers(Dispatcher *self, const Overload *ov, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject **result) {
+    Slot slots[MAX_NUMBERS], res;
+    void *argp[MAX_NUMBERS];
+    for (Py_ssize_t i = 0; i < nargs; ++i) {
+        int r = unpack_number(args[i], ov->args[i].kind, &slots[i]);
+        if (r != 1) {
+            *result = NULL;
+            return r < 0;
+        }
+        argp[i] = &slots[i];
+    }
+    void *resp[1] = {&res};  /* written by the entry when it succeeds */
+    tr_error err;
+    if (call_entry(ov, argp, resp, &err) != 0)
+        *result = entry_failed(self, &err);
+    else
+        *result = ov->res_number ? box_number(ov->res_number, &res) : Py_NewRef(Py_None);
+    return 1;
+}
+
 static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs) {
     Slot slots[MAX_LEAVES];
     void *argp[MAX_LEAVES];
@@ -89,10 +141,22 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
         Overload *ov = &self->overloads[oi];
         if (ov->nargs != nargs) continue;
         if (ov->guards && !guards_current(ov)) continue;
+        if (ov->numbers) {
+            PyObject *result;
+            if (call_numbers(self, ov, args, nargs, &result)) return result;
+            continue;
+        }
         int ni = 0, si = 0, ok = 1;
         dd.used = 0;
         for (Py_ssize_t i = 0; i < nargs && ok; ++i) {
-            int r = unpack(args[i], ov->args, &ni, slots, &si, &dd);
+            int kind = ov->args[ni].kind, r;
+            if (is_number_kind(kind)) {  /* a leaf: no call of the tree walk */
+                r = unpack_number(args[i], kind, &slots[si]);
+                ++ni;
+                si += r == 1;
+            } else {
+                r = unpack(args[i], ov->args, &ni, slots, &si, &dd);
+            }
             if (r < 0) return NULL;
             ok = r;
         }
@@ -109,7 +173,11 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
         }
         void *resp[MAX_LEAVES];
         int ai = 0, ri = 0;
-        for (int i = 0; i < res_nodes; ++i) {
+        if (ov->res_number) {  /* one number: its slot, without the walk below */
+            rslots[0].c[0] = rslots[0].c[1] = 0;
+            resp[0] = &rslots[0];
+        }
+        for (int i = ov->res_number ? res_nodes : 0; i < res_nodes; ++i) {
             int k = ov->res[i].kind;
             if (k == K_NONE || k == K_TUPLE) continue;
             if (k == K_ARRAY || k == K_RECORD) {
@@ -126,26 +194,13 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
             }
         }
         tr_error err;
-        err.code = 0;
-        err.line = 0;
-        err.message[0] = 0;
-        int rc;
-        interrupt_requested = 0; /* a Ctrl-C before this call was Python's to handle */
-        if (ov->nogil) {
-            Py_BEGIN_ALLOW_THREADS
-            rc = ov->fn(argp, resp, &err);
-            Py_END_ALLOW_THREADS
-        } else {
-            rc = ov->fn(argp, resp, &err);
-        }
         PyObject *result;
-        if (rc != 0) {
+        if (call_entry(ov, argp, resp, &err) != 0) {
             drop_results(ov->res, res_nodes, resp);
-            result = raise_entry_error(self, &err);
-            if (!result && !PyErr_Occurred()) PyErr_SetString(PyExc_SystemError, "entry failed");
+            result = entry_failed(self, &err);
         } else {
             int bi = 0, bs = 0;
-            result = box(ov->res, &bi, resp, &bs);
+            result = ov->res_number ? box_number(ov->res_number, resp[0]) : box(ov->res, &bi, resp, &bs);
             if (!result) drop_results(ov->res, res_nodes, resp);
         }
         if (aouts != aouts_local) PyMem_Free(aouts);
@@ -264,6 +319,13 @@ static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargs
 static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     Dispatcher *self = (Dispatcher *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (self->n_overloads == 1 && !kwnames) {  /* one specialization, of numbers: straight to it */
+        const Overload *ov = self->overloads;
+        PyObject *r;
+        if (ov->numbers && ov->nargs == nargs && !ov->guards && nargs <= self->max_positional &&
+            call_numbers(self, ov, args, nargs, &r))
+            return r;
+    }
     if ((kwnames && PyTuple_GET_SIZE(kwnames)) || nargs > self->max_positional)
         return slow_call(self, args, nargs, kwnames);
     PyObject *full[MAX_LEAVES];
@@ -413,6 +475,10 @@ static PyObject *dispatcher_add_overload(Dispatcher *self, PyObject *args) {
     ov->res_arrays = 0;
     for (int i = 0; i < ov->res_nodes; ++i)
         if (r[i].kind == K_ARRAY || r[i].kind == K_RECORD) ++ov->res_arrays;
+    ov->res_number = ov->res_nodes == 1 && is_number_kind(r[0].kind) ? r[0].kind : 0;
+    ov->numbers = nargs <= MAX_NUMBERS && (ov->res_number || r[0].kind == K_NONE);
+    for (int i = 0; i < nargs; ++i)  /* prefix order: leaves only, so node i is argument i */
+        if (!is_number_kind(a[i].kind)) ov->numbers = 0;
     ov->fn = (tr_entry_fn)(uintptr_t)address;
     ov->guards = ov->guard_dict = NULL;
     /* the compiler's flag, and never for a descriptor with Python objects in it */

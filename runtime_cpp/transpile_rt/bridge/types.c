@@ -47,6 +47,8 @@ typedef struct {
     Node *res;
     int res_nodes;  /* size of the result tree, and how many of its leaves are arrays: */
     int res_arrays; /* computed once in add_overload, not on every call */
+    int res_number; /* the result is one Python bool, int or float (its kind), else 0: boxed inline */
+    int numbers;    /* arguments and result are Python numbers (or None): call_numbers */
     tr_entry_fn fn;
     PyObject *guards; /* NULL, or the module-level values the code depends on (guards_hold) */
     PyObject *guard_dict;   /* the one module dict when every guard is a name's identity in it, else NULL */

@@ -67,6 +67,35 @@ static int match_item(PyObject *obj, const Node *nodes, int *ni) {
 
 static const tr_host HOST;
 
+static int is_number_kind(int kind) { return kind == K_PYFLOAT || kind == K_PYINT || kind == K_PYBOOL; }
+
+/* A Python float, int or bool argument (exact types: a subclass may change
+ * what operators do) into its slot: 1, 0 when obj is not of that kind, -1
+ * with an exception (an int beyond int64).  try_overloads calls it directly
+ * for these leaves, the commonest (a call of add(x, y) pays no tree walk). */
+static inline int unpack_number(PyObject *obj, int kind, Slot *slot) {
+    if (kind == K_PYFLOAT) {
+        if (!PyFloat_CheckExact(obj)) return 0;
+        slot->d = PyFloat_AS_DOUBLE(obj);
+        return 1;
+    }
+    if (kind == K_PYINT) {
+        if (!PyLong_CheckExact(obj)) return 0;
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "Python int too large to convert to int64 (compiled code uses 64-bit integers)");
+            return -1;
+        }
+        slot->i = v;
+        return 1;
+    }
+    if (!PyBool_Check(obj)) return 0;
+    slot->b = obj == Py_True;
+    return 1;
+}
+
 /* Matches `obj` against the tree at nodes[*ni] and fills slots; returns 1
  * on a match, 0 otherwise, -1 with an exception set. */
 /* Shapes and strides of the device arrays of one call (tr_array_in points at them). */
@@ -102,25 +131,12 @@ static int unpack(PyObject *obj, const Node *nodes, int *ni, Slot *slots, int *s
     case K_NONE:
         return obj == Py_None;
     case K_PYFLOAT:
-        if (!PyFloat_CheckExact(obj)) return 0;
-        slots[(*si)++].d = PyFloat_AS_DOUBLE(obj);
-        return 1;
-    case K_PYINT: {
-        if (!PyLong_CheckExact(obj)) return 0;
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_OverflowError,
-                            "Python int too large to convert to int64 (compiled code uses 64-bit integers)");
-            return -1;
-        }
-        slots[(*si)++].i = v;
-        return 1;
+    case K_PYINT:
+    case K_PYBOOL: {
+        int r = unpack_number(obj, node->kind, &slots[*si]);
+        if (r == 1) ++*si;
+        return r;
     }
-    case K_PYBOOL:
-        if (!PyBool_Check(obj)) return 0;
-        slots[(*si)++].b = obj == Py_True;
-        return 1;
     case K_STR: {
         if (!PyUnicode_CheckExact(obj)) return 0;
         Py_ssize_t len;

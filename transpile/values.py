@@ -1,0 +1,72 @@
+"""Frozen value classes without `dataclasses`.
+
+@dataclass(frozen=True) writes each class's methods as source text and
+compiles it with exec: ~1.5 ms per class, and `import dataclasses` itself ~1
+ms, on every start of a process that imports transpile.  The classes a warm
+start makes (the type lattice, @jit's Options, SourceLoc) are made with
+value_type instead: the same behaviour (__init__ over the annotated fields
+with their defaults, ==, hash, repr, no assignment) from closures.
+"""
+from __future__ import annotations
+
+
+def value_type(cls):
+    """A frozen value class: what @dataclass(frozen=True) makes (__init__ over
+    the annotated fields, ==, hash, repr, no assignment) without generating
+    code with exec."""
+    names = tuple(cls.__dict__.get("__annotations__", {}))
+    known = frozenset(names)
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} arguments but {len(args)} were given")
+        given = dict(zip(names, args), **kwargs)
+        for name in names:
+            if name in given:
+                object.__setattr__(self, name, given[name])
+            elif name in defaults:
+                object.__setattr__(self, name, defaults[name])
+            else:
+                raise TypeError(f"{cls.__name__}() missing argument '{name}'")
+        if not known.issuperset(given):
+            unknown = next(n for n in given if n not in known)
+            raise TypeError(f"{cls.__name__}() got an unexpected keyword argument '{unknown}'")
+
+    def values(self):
+        return tuple(getattr(self, n) for n in names)
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and values(self) == values(other)
+
+    def __hash__(self):
+        return hash((cls.__name__,) + values(self))
+
+    def __repr__(self):
+        return f"{cls.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field '{name}' of a {cls.__name__} (its values are immutable)")
+
+    cls.__init__ = __init__
+    cls.__setattr__ = __setattr__
+    cls.__delattr__ = __setattr__
+    cls.__value_fields__ = names
+    if "__eq__" not in cls.__dict__:
+        cls.__eq__ = __eq__
+    if cls.__dict__.get("__hash__") is None:
+        cls.__hash__ = __hash__
+    if cls.__repr__ is object.__repr__:  # a repr of the class or a base (the types' spelling) stays
+        cls.__repr__ = __repr__
+    return cls
+
+
+def as_dict(obj) -> dict:
+    """The fields of a value_type instance, by name, in declaration order."""
+    return {n: getattr(obj, n) for n in type(obj).__value_fields__}
+
+
+def replace(obj, **changes):
+    """A copy of a value_type instance with some fields changed (what
+    dataclasses.replace does)."""
+    return type(obj)(**dict(as_dict(obj), **changes))
