@@ -23,6 +23,7 @@ from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerE
                           TranspileFallbackWarning, UnsupportedArgumentError)
 from .frontend.capture import captured_text, key_part, remember_call
 from .frontend.source import source_hash
+from .hashing import value_digest as _value_hash
 from .hir import types as T
 from .hir.jit_classes import layout_key, resolve as _resolve
 from .options import Options, cache_enabled
@@ -449,20 +450,6 @@ def _flat_descriptor(types):
     if any(T.mentions_instance(t) or T.functions_in(t) for t in types):
         return None
     return [x for t in types for x in T.to_descriptor(t)]
-
-
-def _value_hash(value) -> str:
-    import hashlib
-
-    import numpy as np
-
-    h = hashlib.sha256()
-    if isinstance(value, np.ndarray):
-        h.update(str((value.dtype.str, value.shape)).encode())
-        h.update(np.ascontiguousarray(value).tobytes())
-    else:
-        h.update(repr((type(value).__name__, value)).encode())
-    return h.hexdigest()
 
 
 def _dependencies(program, root_func) -> dict:

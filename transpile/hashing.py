@@ -21,7 +21,7 @@ try:
 except ImportError:  # pragma: no cover - not CPython
     from hmac import compare_digest  # noqa: F401
 
-__all__ = ["sha256", "hmac_sha256", "compare_digest"]
+__all__ = ["sha256", "hmac_sha256", "compare_digest", "value_digest"]
 
 _BLOCK = 64  # SHA-256's block size in bytes
 _INNER = bytes(x ^ 0x36 for x in range(256))
@@ -36,3 +36,19 @@ def hmac_sha256(key: bytes, message: bytes) -> str:
     key = key.ljust(_BLOCK, b"\0")
     inner = sha256(key.translate(_INNER) + message).digest()
     return sha256(key.translate(_OUTER) + inner).hexdigest()
+
+
+def value_digest(value) -> str:
+    """What a module global holds, for the cache entries that froze it: an
+    array's dtype, shape and bytes, else the repr of its type and value."""
+    import hashlib  # bulk data: OpenSSL's SHA-256 is the faster one
+
+    import numpy as np
+
+    h = hashlib.sha256()
+    if isinstance(value, np.ndarray):
+        h.update(str((value.dtype.str, value.shape)).encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    else:
+        h.update(repr((type(value).__name__, value)).encode())
+    return h.hexdigest()

@@ -161,7 +161,8 @@ def _options_match(entry_options: str, options) -> bool:
 
 
 def _deps_valid(deps: dict, py_func) -> bool:
-    from .dispatcher import _resolve, _value_hash
+    from .dispatcher import _resolve
+    from .hashing import value_digest as _value_hash
 
     home = py_func.__module__
     for module, qualname, digest in deps.get("jit", []):

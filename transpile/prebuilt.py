@@ -137,7 +137,7 @@ def _fallback_meta(tr, relative_to: Path | None = None) -> dict:
 
 
 def _inplace_deps(program, fn) -> dict:
-    from .dispatcher import _value_hash
+    from .hashing import value_digest as _value_hash
 
     home = fn.__module__
     jit = [["" if m == home else m, q, importhook.text_hash(f)] for (m, q), f in program.jit_deps.items()
