@@ -409,16 +409,17 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
 
 
 def _one_expression(body) -> bool:
-    """`return <expression>` (after a docstring), perhaps after a few
-    assignments to local names (`a = t - 0.3; return f(a)`): marked inline, so
-    that GCC's -O2 inlines it into its callers as it would a lambda, where
-    common subexpressions of calls merge (rk4's two stages at the same t call
-    math.cos once) and no call clobbers the loop's registers.  GCC still
-    weighs each call: a right-hand side with a few statements is inlined into
-    Euler's loop and stays out of line where its several calls merge."""
+    """`return <expression>` (after a docstring): marked inline, so that GCC's
+    -O2 inlines it into its callers as it would a lambda, where common
+    subexpressions of calls merge (rk4's two stages at the same t call
+    math.cos once) and no call clobbers the loop's registers.  Not a body of
+    a few statements: inlined early into the caller's expression lambda
+    (`[&]() {...}()`), humps_deriv made that lambda bigger than GCC inlines
+    where it has several callers, and a vector-clones caller is three copies
+    (one per CPU), so Euler's loop called the lambda (callgrind: 76.4 -> 90.6
+    instructions a step; GCC: max-inline-insns-single limit reached)."""
     stmts = [s for s in body if not (isinstance(s, h.ExprStmt) and isinstance(s.value, h.Const))]
-    return (1 <= len(stmts) <= 4 and isinstance(stmts[-1], h.Return) and stmts[-1].value is not None
-            and all(isinstance(s, h.Assign) and all(isinstance(t, h.Name) for t in s.targets) for s in stmts[:-1]))
+    return len(stmts) == 1 and isinstance(stmts[0], h.Return) and stmts[0].value is not None
 
 
 def _declared_name(param: str) -> str:
