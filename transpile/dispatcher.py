@@ -15,7 +15,7 @@ import sys
 import warnings
 from _thread import RLock  # threading.RLock itself: a warm start does not import threading (~0.7 ms)
 
-from . import _runtime, function_args, globals_rt, plain_methods
+from . import _runtime, function_args, globals_rt
 from . import timing
 from .build import cache
 from .build.loader import entry_address, init_regions
@@ -197,7 +197,9 @@ class JitFunction:
         if inspect.isgeneratorfunction(self.py_func) or inspect.iscoroutinefunction(self.py_func) \
                 or inspect.isasyncgenfunction(self.py_func):
             return self._run_in_python(call, "generators and coroutines run in CPython")
-        if args and self.construct is None and plain_methods.is_plain_object(args[0]):
+        if args and self.construct is None and function_args.is_plain_object(args[0]):
+            from . import plain_methods
+
             return plain_methods.call(self, args, call)  # a method of an ordinary class
         # The function runs in CPython after the `except` blocks below, not inside them, so that an
         # exception of its own is not chained to transpile's ("During handling of the above exception").

@@ -5,6 +5,8 @@ here by its identity (hir/functions.py) and numbered in the bridge, which
 then matches it by identity on the fast path."""
 from __future__ import annotations
 
+import types
+
 from . import _runtime
 from .hir import functions
 from .hir import types as T
@@ -22,6 +24,23 @@ def describe(value) -> list:
         if typed is None:
             raise
         return [typed]
+
+
+def is_plain_object(value) -> bool:
+    """An instance of an ordinary class (not a number, array, container,
+    function, class, module or @jit_class instance): the `self` of a method
+    call (plain_methods.py, imported only then)."""
+    cls = type(value)
+    if cls.__module__ == "builtins" or cls.__module__.split(".")[0] == "numpy" or not cls.__dictoffset__ \
+            or isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+        return False
+    try:
+        _runtime.describe(value)  # a @jit_class instance, a device array: the bridge takes it
+    except TypeError:
+        from .passes.targets import is_function_value  # on use: it brings the library (a warm start needs none)
+
+        return not is_function_value(value)
+    return False
 
 
 def _with_functions(value, depth: int):

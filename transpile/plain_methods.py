@@ -15,26 +15,9 @@ from __future__ import annotations
 import inspect
 import types
 
-from . import _runtime
 from .diagnostics import FunctionNotCompilable, UnsupportedArgumentError
 from .frontend.source import source_hash
 from .hashing import sha256
-
-
-def is_plain_object(value) -> bool:
-    """An instance of an ordinary class (not a number, array, container,
-    function, class, module or @jit_class instance)."""
-    cls = type(value)
-    if cls.__module__ == "builtins" or cls.__module__.split(".")[0] == "numpy" or not cls.__dictoffset__ \
-            or isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType)):
-        return False
-    try:
-        _runtime.describe(value)  # a @jit_class instance, a device array: the bridge takes it
-    except TypeError:
-        from .passes.targets import is_function_value  # on use: it brings the library (a warm start needs none)
-
-        return not is_function_value(value)
-    return False
 
 
 def call(jitfn, args: tuple, call_as_written: tuple):
