@@ -393,6 +393,10 @@ class JitFunction:
             from .frontend import parse, to_hir  # noqa: F401
             from .pipeline import translate
 
+            from .build import template_cache
+
+            template_cache.install()  # templates compiled by an earlier process
+
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         with _TRANSLATING:  # the passes' per-process tables are not for two threads at once (eager.py)
             cache.COMPILE_COUNT += 1  # under the lock too: builds of several threads each count

@@ -19,7 +19,7 @@ import numpy as np
 COMPILER_ONLY = ("libcst", "jinja2", "transpile.pipeline", "transpile.passes", "transpile.cxx", "transpile.library",
                  "transpile.frontend.parse", "transpile.frontend.to_hir", "transpile.frontend.bytecode",
                  "transpile.build.progress", "transpile.classes", "transpile.parallel", "transpile.build.backends",
-                 "transpile.build.tiers", "transpile.plain_methods")
+                 "transpile.build.tiers", "transpile.build.template_cache", "transpile.plain_methods")
 # Standard modules a warm start does without (each costs ~1-3 ms to import): dataclasses (values.py),
 # OpenSSL's hashlib and hmac (hashing.py; the library is not hashed again while its file identity is the
 # signed one: build/cache.py), shutil and its compression modules (build/programs.py), the json package

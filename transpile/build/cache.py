@@ -172,7 +172,7 @@ def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     is hashed unless its file identity is the signed one (library_identity);
     rehash: always (`transpile cache verify`)."""
     trust.check_owned(d)
-    with _open_owned(d / META)[0] as f:
+    with open_owned(d / META)[0] as f:
         raw = f.read()
     try:
         meta = json_loads(raw)
@@ -185,7 +185,7 @@ def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     why = meta_schema.problem(meta)
     if why:
         raise Invalid(why)
-    lib, st = _open_owned(d / LIBRARY)
+    lib, st = open_owned(d / LIBRARY)
     with lib:
         if st.st_size != meta["library_size"]:
             raise Invalid(f"{LIBRARY} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
@@ -195,7 +195,7 @@ def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     return meta
 
 
-def _open_owned(path: Path):
+def open_owned(path: Path):
     """Opens a file of an entry for reading, refusing links and files that
     are not this user's alone to write: (file, its stat)."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)

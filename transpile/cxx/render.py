@@ -16,6 +16,12 @@ def _environment():
                               autoescape=False)
 
 
+def use_bytecode_cache(bytecode_cache) -> None:
+    """Compiled templates kept between processes (a jinja2.BytecodeCache the
+    build layer makes: build/template_cache.py, which signs them)."""
+    _environment().bytecode_cache = bytecode_cache
+
+
 def render(module: CxxModule) -> str:
     return _environment().get_template("module.cpp.j2").render(module=module)
 
