@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from ..hir import nodes as h
 from ..hir import types as T
+from ..values import fields
 from .assigned import assigned_names, target_names
 from .forms import Form, shape_atom, var_atom
 
@@ -489,7 +490,7 @@ def _walk(node):
         if not isinstance(n, h.Node) or isinstance(n, h.Lambda):  # a lambda's body is its own function
             continue
         yield n
-        for name in getattr(n, "__dataclass_fields__", ()):
+        for name in fields(n):
             if name != "loc":
                 v = getattr(n, name)
                 if isinstance(v, (h.Node, list, tuple)):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import re
-import dataclasses
 import textwrap
 from dataclasses import dataclass, field
 
@@ -20,6 +19,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
 from ..library.random_lib import draw_type
+from ..values import fields
 from .ast_names import Names
 
 TYPING_RE = re.compile(r"#\s*@jit\.typing:(.*)$")
@@ -350,9 +350,9 @@ def _names(node):
         for item in node:
             yield from _names(item)
     elif isinstance(node, h.Node):
-        for f in dataclasses.fields(node):
-            if f.name not in ("loc", "body", "orelse") or not isinstance(node, h.Stmt):
-                yield from _names(getattr(node, f.name))
+        for field_name in fields(node):
+            if field_name not in ("loc", "body", "orelse") or not isinstance(node, h.Stmt):
+                yield from _names(getattr(node, field_name))
 
 
 def held_reason(typer, name: str, stmt) -> str:

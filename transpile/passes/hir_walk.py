@@ -3,16 +3,15 @@ the facts the prange analysis (parallel.py), the device-array check and
 lambda lifting share."""
 from __future__ import annotations
 
-from dataclasses import fields
-
 from ..hir import nodes as h
+from ..values import fields
 
 
 def children(node):
-    for f in fields(node):
-        if f.name == "loc":
+    for field_name in fields(node):
+        if field_name == "loc":
             continue
-        value = getattr(node, f.name)
+        value = getattr(node, field_name)
         if isinstance(value, h.Node):
             yield value
         elif isinstance(value, tuple):

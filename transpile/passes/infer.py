@@ -12,7 +12,6 @@ infer_expressions.py and infer_calls.py; this module is the driver.
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import types
 
 import numpy as np
@@ -22,6 +21,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
 from ..hir import promote
+from ..values import replace
 from . import exits, fallback, lists, paths
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
@@ -63,7 +63,7 @@ class Program:
             return None  # recursion: the caller uses the provisional return type
         fn = self.synthetic[pyfunc] if pyfunc in self.synthetic else self.frontend(pyfunc)
         if extra_params:
-            fn = dataclasses.replace(fn, params=fn.params + tuple(h.Param(fn.loc, n) for n in extra_params))
+            fn = replace(fn, params=fn.params + tuple(h.Param(fn.loc, n) for n in extra_params))
         name = f"{fn.name}_{len(self.order) + len(self.in_progress)}"
         tf = TypedFunction(fn, pyfunc, arg_types, name)
         typer = FunctionTyper(self, tf)

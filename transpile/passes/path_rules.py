@@ -9,6 +9,7 @@ import numpy as np
 from ..hir import nodes as h
 from ..hir import promote
 from ..hir import types as T
+from ..values import fields
 from . import reaching
 
 
@@ -161,10 +162,10 @@ def names(node):
     if isinstance(node, h.Name):
         yield node
     elif isinstance(node, h.Node):
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
+        for field_name in fields(node):
+            value = getattr(node, field_name)
             for child in value if isinstance(value, tuple) else (value,):
-                if isinstance(child, h.Node) and f.name != "loc":
+                if isinstance(child, h.Node) and field_name != "loc":
                     yield from names(child)
 
 
@@ -180,10 +181,10 @@ def returns(stmts):
 
 
 def link(node, parent: dict) -> None:
-    for f in dataclasses.fields(node):
-        if f.name in ("loc", "body", "orelse"):
+    for field_name in fields(node):
+        if field_name in ("loc", "body", "orelse"):
             continue
-        value = getattr(node, f.name)
+        value = getattr(node, field_name)
         for child in value if isinstance(value, tuple) else (value,):
             if isinstance(child, h.Node):
                 parent[child] = node

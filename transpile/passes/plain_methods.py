@@ -14,11 +14,11 @@ its methods called, a statement that runs as Python naming it -- leaves the
 method to run in CPython, as before."""
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
 from ..hir import nodes as h
+from ..values import fields, replace
 from .hir_walk import children
 
 
@@ -113,17 +113,17 @@ def rewrite(fn: h.Function, p: Plan) -> h.Function:
                 return h.Subscript(node.loc, name, (h.Const(node.loc, 0),))
             return name
         changes = {}
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
+        for field_name in fields(node):
+            value = getattr(node, field_name)
             if isinstance(value, h.Node):
                 new = walk(value)
                 if new is not value:
-                    changes[f.name] = new
+                    changes[field_name] = new
             elif isinstance(value, tuple) and any(isinstance(v, h.Node) for v in value):
                 new = tuple(walk(v) if isinstance(v, h.Node) else v for v in value)
                 if any(a is not b for a, b in zip(new, value)):
-                    changes[f.name] = new
-        return dataclasses.replace(node, **changes) if changes else node
+                    changes[field_name] = new
+        return replace(node, **changes) if changes else node
 
     params = tuple(h.Param(fn.params[0].loc, p.param(a)) for a in p.reads + p.writes) + fn.params[1:]
-    return dataclasses.replace(fn, params=params, body=tuple(walk(s) for s in fn.body))
+    return replace(fn, params=params, body=tuple(walk(s) for s in fn.body))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..hir import nodes as h
+from ..values import fields
 
 UNDEF = "<unassigned>"
 
@@ -188,10 +189,10 @@ class _Flow:
             return
         if isinstance(node, _SCOPES):
             shadowed = shadowed | _scope_names(node)
-        for f in dataclasses.fields(node):
-            if f.name == "loc":
+        for field_name in fields(node):
+            if field_name == "loc":
                 continue
-            value = getattr(node, f.name)
+            value = getattr(node, field_name)
             for child in value if isinstance(value, tuple) else (value,):
                 if isinstance(child, h.Node):
                     self.expr(child, env, shadowed)
