@@ -345,7 +345,7 @@ class JitFunction:
         self._specializations.append(spec)
 
     def _key(self, arg_types: tuple, tier: str | None = None) -> str:
-        from .build.toolchain import OPTIMIZED, find_compiler, flags, native_cpu
+        from .build.toolchain import OPTIMIZED, device_identity, find_compiler, flags, native_cpu
         from .resources import fingerprint
         import numpy
 
@@ -361,7 +361,7 @@ class JitFunction:
             self.construct.identity if self.construct is not None else None,
             self.options.key(), compiler.identity if compiler else None,
             build_flags, native_cpu() if "-march=native" in build_flags else None,
-            _backend_identity(self.options),
+            device_identity(self.options),
             sys.implementation.cache_tag, numpy.__version__,
             "asserts stripped (python -O)" if sys.flags.optimize else "asserts",
         ])
@@ -437,16 +437,6 @@ def translate(impl: JitFunction, types: tuple, options=None):
     options = options or impl.options
     key = impl._key(types) if options == impl.options else "0" * 12
     return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
-
-
-def _backend_identity(options) -> str | None:
-    """The nvcc / CANN toolkit's identity (build/backends.py), None for the CPU
-    (whose compiler is in the key already: a warm start imports no backends)."""
-    if options.backend == "cpu":
-        return None
-    from .build.backends import identity
-
-    return identity(options)
 
 
 def _flat_descriptor(types):

@@ -190,6 +190,16 @@ def tiered(options) -> bool:
     return options.backend == "cpu" and opt_flags(options, QUICK) != opt_flags(options, OPTIMIZED)
 
 
+def device_identity(options) -> str | None:
+    """The nvcc / CANN toolkit's identity (backends.py) for the cache key; None
+    for the CPU, whose compiler is in the key already (no backends import)."""
+    if options.backend == "cpu":
+        return None
+    from . import backends
+
+    return backends.identity(options)
+
+
 def flags(options, tier: str = OPTIMIZED) -> list[str]:
     if options.backend != "cpu":  # nvcc / CANN (build/backends.py)
         from . import backends
