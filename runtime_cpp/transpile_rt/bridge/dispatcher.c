@@ -112,8 +112,9 @@ static PyObject *entry_failed(Dispatcher *self, const tr_error *err) {
  * set (NULL with an exception), or 0 when the arguments do not match. */
 #define MAX_NUMBERS 8
 
-static int call_numbers(Dispatcher *self, const Overload *ov, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject **result) {
+static inline __attribute__((always_inline)) int call_numbers(Dispatcher *self, const Overload *ov,
+                                                              PyObject *const *args, Py_ssize_t nargs,
+                                                              PyObject **result) {
     Slot slots[MAX_NUMBERS], res;
     void *argp[MAX_NUMBERS];
     for (Py_ssize_t i = 0; i < nargs; ++i) {
@@ -316,16 +317,12 @@ static PyObject *slow_call(Dispatcher *self, PyObject *const *args, size_t nargs
     return r;
 }
 
-static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-    Dispatcher *self = (Dispatcher *)callable;
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (self->n_overloads == 1 && !kwnames) {  /* one specialization, of numbers: straight to it */
-        const Overload *ov = self->overloads;
-        PyObject *r;
-        if (ov->numbers && ov->nargs == nargs && !ov->guards && nargs <= self->max_positional &&
-            call_numbers(self, ov, args, nargs, &r))
-            return r;
-    }
+/* Every call but the one-specialization number call: keywords and too many
+ * arguments to the slow path, defaults filled in, the specializations tried
+ * in order.  Out of the vectorcall, so that its frame (an argument array)
+ * is not made for the number call. */
+static __attribute__((noinline)) PyObject *dispatch(Dispatcher *self, PyObject *const *args, Py_ssize_t nargs,
+                                                    PyObject *kwnames) {
     if ((kwnames && PyTuple_GET_SIZE(kwnames)) || nargs > self->max_positional)
         return slow_call(self, args, nargs, kwnames);
     PyObject *full[MAX_LEAVES];
@@ -344,6 +341,19 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
     PyObject *r = try_overloads(self, args, nargs);
     if (r || PyErr_Occurred()) return r;
     return slow_call(self, given, ngiven, NULL);  /* the call as written: the slow path binds it */
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    Dispatcher *self = (Dispatcher *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (self->n_overloads == 1 && !kwnames) {  /* one specialization, of numbers: straight to it */
+        const Overload *ov = self->overloads;
+        PyObject *r;
+        if (ov->numbers && ov->nargs == nargs && !ov->guards && nargs <= self->max_positional &&
+            call_numbers(self, ov, args, nargs, &r))
+            return r;
+    }
+    return dispatch(self, args, nargs, kwnames);
 }
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kw) {
