@@ -39,11 +39,17 @@ def main(argv=None) -> int:
     parser.add_argument("--inputs", type=int, default=3, help="input sets per program")
     parser.add_argument("--batch", type=int, default=20, help="programs per worker process")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds one program may take")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes at once (default: one per core)")
     parser.add_argument("--max-seconds", type=float, default=None,
                         help="stop starting new batches after this long (the summary covers what ran)")
     parser.add_argument("--out", default="fuzz-findings", help="directory for the failing programs")
     args = parser.parse_args(argv)
     os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="transpile-fuzz-cache-"))
+    # The builds users run for long are the optimized ones: test those, each
+    # compiled once (tiered, a program's few calls ran on its quick build
+    # while the optimized one compiled in the background, mostly for nothing).
+    os.environ.setdefault("TRANSPILE_TIERED", "0")
     levels = tuple(level for level in args.levels.split(",") if level)
 
     written = set()
@@ -58,7 +64,7 @@ def main(argv=None) -> int:
 
     summary = runner.fuzz(args.seed, args.n, parse_features(args.features), levels, n_inputs=args.inputs,
                           batch=args.batch, timeout=args.timeout, start=args.start, log=progress,
-                          max_seconds=args.max_seconds)
+                          max_seconds=args.max_seconds, jobs=args.jobs)
     print(summary.table())
     paths = runner.write_findings(summary, args.out, summary.findings)
     if paths:

@@ -119,44 +119,58 @@ def run_worker(command: list, timeout: float, on_result) -> tuple | None:
 
 
 def fuzz(seed: int, n: int, features, levels=("O0", "O1"), n_inputs: int = 3, batch: int = 20,
-         timeout: float = 90.0, start: int = 0, log=None, max_seconds: float | None = None) -> Summary:
+         timeout: float = 90.0, start: int = 0, log=None, max_seconds: float | None = None,
+         jobs: int = 1) -> Summary:
+    """jobs: batches run at once, each in its own worker process (the
+    programs are independent; only the order of the log lines changes)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Lock
+
     features = frozenset(features)
     unknown = features - gen.FEATURES
     if unknown:
         raise ValueError(f"unknown fuzzer features {sorted(unknown)}; known: {sorted(gen.FEATURES)}")
     summary = Summary(seed, features, tuple(levels))
     began = time.perf_counter()
+    lock = Lock()  # the workers' reader threads update one summary
 
     def on_result(message: dict) -> None:
-        summary.programs += 1
-        summary.compared += message["compared"]
-        summary.int64_skipped += message["skipped"]["Int64Overflow"]
-        summary.complex_skipped += message["skipped"]["ComplexResult"]
-        if message["fell_back"]:
-            summary.fell_back[message["fell_back"].split(":")[0]] += 1
-        if message["fell_back"].startswith("whole: "):
-            summary.whole_reasons[message["fell_back"][7:]] += 1
-        if message["findings"]:
-            summary.findings[message["done"]] = message["findings"]
-        if log:
-            log(summary)
+        with lock:
+            summary.programs += 1
+            summary.compared += message["compared"]
+            summary.int64_skipped += message["skipped"]["Int64Overflow"]
+            summary.complex_skipped += message["skipped"]["ComplexResult"]
+            if message["fell_back"]:
+                summary.fell_back[message["fell_back"].split(":")[0]] += 1
+            if message["fell_back"].startswith("whole: "):
+                summary.whole_reasons[message["fell_back"][7:]] += 1
+            if message["findings"]:
+                summary.findings[message["done"]] = message["findings"]
+            if log:
+                log(summary)
 
-    with tempfile.TemporaryDirectory(prefix="transpile-fuzz-") as workdir:
-        pending = list(range(start, start + n))
-        while pending and (max_seconds is None or time.perf_counter() - began < max_seconds):
-            indices, pending = pending[:batch], pending[batch:]
-            while indices:
-                job = _job(workdir, seed, indices, features, levels, n_inputs)
-                failure = run_worker(worker_command(job), timeout, on_result)
-                if failure is None:
-                    break
-                cls, index, text = failure
-                if index is None:  # died outside any program (import of the module): nothing to blame
-                    raise RuntimeError(f"fuzz worker failed: {text}")
+    def run_batch(workdir: str, indices: list) -> None:
+        if max_seconds is not None and time.perf_counter() - began >= max_seconds:
+            return  # no new batch after the time limit: the summary covers what ran
+        while indices:
+            job = _job(workdir, seed, indices, features, levels, n_inputs)
+            failure = run_worker(worker_command(job), timeout, on_result)
+            if failure is None:
+                return
+            cls, index, text = failure
+            if index is None:  # died outside any program (import of the module): nothing to blame
+                raise RuntimeError(f"fuzz worker failed: {text}")
+            with lock:
                 summary.programs += 1
                 summary.findings[index] = [{"class": cls, "pair": "-", "input": None, "args": "", "expected": "",
                                             "got": "", "detail": text}]
-                indices = indices[indices.index(index) + 1:]
+            indices = indices[indices.index(index) + 1:]
+
+    with tempfile.TemporaryDirectory(prefix="transpile-fuzz-") as workdir:
+        batches = [list(range(i, min(i + batch, start + n))) for i in range(start, start + n, batch)]
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for done in [pool.submit(run_batch, workdir, b) for b in batches]:
+                done.result()
     summary.seconds = time.perf_counter() - began
     return summary
 
