@@ -19,6 +19,19 @@ def axpy_into(out, x, y, alpha):
     return out
 
 
+def carried_through_memory(t, y, dt):
+    """An ODE step: t[i + 1] and y[i + 1] from t[i] and y[i] (no vectorizing)."""
+    for i in range(t.shape[0] - 1):
+        t[i + 1] = t[i] + dt
+        y[i + 1] = y[i] + dt * (t[i] * t[i])
+
+
+def differences(out, a):
+    """Reads another array than it stores at shifted indices: vectorizes."""
+    for i in range(out.shape[0]):
+        out[i] = a[i + 1] - a[i]
+
+
 def one_past(a):
     s = 0.0
     for i in range(len(a)):

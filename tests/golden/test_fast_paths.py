@@ -27,6 +27,8 @@ KERNELS = {
     "mandelbrot": (k.bench.mandelbrot, "int, int, int"),
     "nbody_step": (k.bench.nbody_step, "float64[:, ::1], float64[:, ::1], float64[::1], float"),
     "axpy_into": (k.axpy_into, "float64[::1], float64[::1], float64[::1], float"),
+    "carried_through_memory": (k.carried_through_memory, "float64[::1], float64[::1], float"),
+    "differences": (k.differences, "float64[::1], float64[::1]"),
 }
 CHECKED_COPY = "} else {  // an index may be out of range"
 
@@ -152,13 +154,15 @@ def test_unchecked_loop_vectorizes(tmp_path):
     assert any(start < n < end for n in vectorized), report
 
 
-CLONED = {"matmul", "stencil2d", "prefix_sum", "nbody_step", "axpy_into"}  # a loop stores along the unit stride
+# a loop stores along the unit stride, reading the array it stores into at no other index
+CLONED = {"matmul", "stencil2d", "prefix_sum", "nbody_step", "axpy_into", "differences"}
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_vector_clones_only_where_a_loop_stores_along_the_unit_stride(name):
     """cxx/vector_clones.py: reductions (dot, pairwise's inner loop), scalar
-    recurrences (mandelbrot) and scattered stores (histogram) keep one copy."""
+    recurrences (mandelbrot), scattered stores (histogram) and a loop reading
+    back what an earlier iteration stored (an ODE step) keep one copy."""
     text = cxx(*KERNELS[name])
     fn = KERNELS[name][0].__name__
     cloned = re.search(rf"^TR_VECTOR_CLONES \S.* {fn}_0_clones\(", text, re.M) is not None

@@ -9,7 +9,12 @@ matmul: 2.1 ms with SSE2, 1.2 ms with AVX2, 0.74 ms with AVX-512; Numba
 1.4 ms).  Other loops gain little or lose: a float sum adds in order
 whatever the width (GCC's in-order AVX-512 reduction made dot 1.5x slower),
 and GCC 12's AVX code for a scalar recurrence copies registers with vmovsd
-(mandelbrot 15% slower).  So only functions with such a loop get clones;
+(mandelbrot 15% slower).  A loop that reads back at another index the
+array it stores into (`t[i + 1] = t[i] + dt`: an ODE solver's step) carries
+a value from one iteration to the next through memory, and does not
+vectorize at any width; cloned, it only costs: GCC declines to inline a
+right-hand side the loop calls into three copies of it (bench_ode's
+Euler).  So only functions with a loop that may vectorize get clones;
 the dynamic loader picks one by the CPU it runs on, the library stays
 portable, and every clone computes the same values (-ffp-contract=off: no
 fused multiply-adds, no reassociation)."""
@@ -18,6 +23,7 @@ from __future__ import annotations
 from ..hir import nodes as h
 from ..hir import types as T
 from ..passes.hir_walk import expr_reads, walk_body
+from ..values import fields
 
 HEADER = "transpile_rt/vector_clones.hpp"
 
@@ -40,11 +46,28 @@ def _store_loop(tf, loop: h.For) -> bool:
     inner = list(walk_body(loop.body))
     if any(isinstance(n, (h.For, h.While, h.GenExp)) for n in inner):
         return False
-    for s in inner:
-        targets = s.targets if isinstance(s, h.Assign) else (s.target,) if isinstance(s, h.AugAssign) else ()
-        if any(_unit_stride_store(tf, t, loop.target.id) for t in targets):
-            return True
-    return False
+    stores = [t for s in inner
+              for t in (s.targets if isinstance(s, h.Assign) else (s.target,) if isinstance(s, h.AugAssign) else ())
+              if isinstance(t, h.Subscript)]
+    return any(_unit_stride_store(tf, t, loop.target.id) for t in stores) and not any(
+        _carried(t, n) for t in stores for n in inner)
+
+
+def _carried(store, node) -> bool:
+    """Whether node reads the array `store` writes at another index: a value
+    carried between iterations through memory."""
+    return (isinstance(node, h.Subscript) and node is not store and isinstance(node.value, h.Name)
+            and isinstance(store.value, h.Name) and node.value.id == store.value.id
+            and not _same_expr(node.index, store.index))
+
+
+def _same_expr(a, b) -> bool:
+    """The same expression written twice (source locations aside)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same_expr(x, y) for x, y in zip(a, b))
+    if isinstance(a, h.Node) or isinstance(b, h.Node):
+        return type(a) is type(b) and all(_same_expr(getattr(a, f), getattr(b, f)) for f in fields(a) if f != "loc")
+    return type(a) is type(b) and a == b
 
 
 def _unit_stride_store(tf, target, var: str) -> bool:
