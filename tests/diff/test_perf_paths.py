@@ -263,3 +263,31 @@ def test_right_hand_side_of_statements_matches_cpython():
     expected = euler_steps.py_func(humps, 0.0, 1.0, 4e-5, 50_000, expected_out)
     assert [g.hex() for g in got] == [e.hex() for e in expected]
     assert np.array_equal(got_out.view(np.uint64), expected_out.view(np.uint64))
+
+
+@jit
+def euler_fill(f, t0, t1, y0, n, t, y):
+    """benchmarks/ode_kernels.py's Euler: each step reads back the t[i], y[i]
+    the step before stored."""
+    dt = (t1 - t0) / n
+    t[0] = t0
+    y[0] = y0
+    for i in range(n):
+        t[i + 1] = t[i] + dt
+        y[i + 1] = y[i] + dt * f(t[i], y[i])
+
+
+def test_solver_carrying_values_through_arrays():
+    """CPython's bits over 50,000 steps; the solver is one copy, not per-CPU
+    clones (its loop cannot vectorize: cxx/vector_clones.py), and the
+    right-hand side is declared inline, so GCC can inline it into the loop."""
+    got_t, got_y, expected_t, expected_y = (np.zeros(50_001) for _ in range(4))
+    euler_fill(humps, 0.0, 2.0, 1.0, 50_000, got_t, got_y)
+    euler_fill.py_func(humps, 0.0, 2.0, 1.0, 50_000, expected_t, expected_y)
+    assert np.array_equal(got_t.view(np.uint64), expected_t.view(np.uint64))
+    assert np.array_equal(got_y.view(np.uint64), expected_y.view(np.uint64))
+    text = euler_fill.inspect_cxx()
+    assert "TR_VECTOR_CLONES" not in text
+    assert "inline double humps_" in text
+    with pytest.raises(IndexError):  # one element short: the checked copy raises where Python does
+        euler_fill(humps, 0.0, 2.0, 1.0, 10, np.zeros(11), np.zeros(10))

@@ -409,17 +409,17 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
 
 
 def _one_expression(body) -> bool:
-    """`return <expression>` (after a docstring): marked inline, so that GCC's
-    -O2 inlines it into its callers as it would a lambda, where common
-    subexpressions of calls merge (rk4's two stages at the same t call
-    math.cos once) and no call clobbers the loop's registers.  Not a body of
-    a few statements: inlined early into the caller's expression lambda
-    (`[&]() {...}()`), humps_deriv made that lambda bigger than GCC inlines
-    where it has several callers, and a vector-clones caller is three copies
-    (one per CPU), so Euler's loop called the lambda (callgrind: 76.4 -> 90.6
-    instructions a step; GCC: max-inline-insns-single limit reached)."""
+    """`return <expression>` (after a docstring), perhaps after a few
+    assignments to local names (`a = t - 0.3; return f(a)`): marked inline, so
+    that GCC's -O2 inlines it into its callers as it would a lambda, where
+    common subexpressions of calls merge (rk4's two stages at the same t call
+    math.cos once) and no call clobbers the loop's registers.  GCC still
+    weighs each call: a right-hand side of a few statements is inlined into
+    Euler's loop (which vector_clones.py leaves one copy: its loop carries
+    t[i] into t[i + 1], three per-CPU copies made GCC keep it out of line)."""
     stmts = [s for s in body if not (isinstance(s, h.ExprStmt) and isinstance(s.value, h.Const))]
-    return len(stmts) == 1 and isinstance(stmts[0], h.Return) and stmts[0].value is not None
+    return (1 <= len(stmts) <= 4 and isinstance(stmts[-1], h.Return) and stmts[-1].value is not None
+            and all(isinstance(s, h.Assign) and all(isinstance(t, h.Name) for t in s.targets) for s in stmts[:-1]))
 
 
 def _declared_name(param: str) -> str:
