@@ -92,3 +92,18 @@ def early_return_after_python_test(a, n):
 
 def or_of_int_and_int32(x):
     return (x ** 0.5) / (3000000000 or np.int32(-1))   # the int is not held as an int32 (it would wrap)
+
+
+def unbound_object_before_index(c, a):
+    # seed 9401 #2021: v is a Python object (bool or np.bool_ by path); its
+    # UnboundLocalError comes before a[1]'s IndexError
+    if c > 5:
+        v = (c == c != np.uint16(2))
+    return v, a[1]
+    return a,
+
+
+def container_operand_before_index(k, a):
+    # d[k] is a list (not a scalar) whose KeyError comes before a[5]'s IndexError
+    d = {1: [1.0]}
+    return d[k], a[5]

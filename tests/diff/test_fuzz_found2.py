@@ -42,6 +42,11 @@ def same(a, b):
     (funcs.early_return_after_python_test, (np.arange(5.0) + 1, 4)),
     (funcs.early_return_after_python_test, (np.arange(5.0) + 3, 4)),
     (funcs.or_of_int_and_int32, (12,)),
+    (funcs.unbound_object_before_index, (1, np.array([100], dtype=np.uint64))),
+    (funcs.unbound_object_before_index, (9, np.array([100, 7], dtype=np.uint64))),
+    (funcs.container_operand_before_index, (2, np.arange(2.0))),
+    (funcs.container_operand_before_index, (1, np.arange(2.0))),
+    (funcs.container_operand_before_index, (1, np.arange(6.0))),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

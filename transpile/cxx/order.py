@@ -81,19 +81,20 @@ def _lazy(tf, node) -> bool:
 
 def needs_order(lower, nodes) -> list[int]:
     """Positions among nodes (in Python's evaluation order) to evaluate into
-    temporaries: those that may raise, when there are two or more and each is
-    a scalar (a C++ value); and, before an operand with effects, the array
-    expressions and the operands that may raise, with the effectful operands."""
+    temporaries: those that may raise, when there are two or more; and, before
+    an operand with effects, the array expressions and the operands that may
+    raise, with the effectful operands."""
     tf = lower.tf
     raising = [i for i, n in enumerate(nodes) if may_raise(tf, n, lower.unbound.reads)]
-    scalar = [i for i in raising if isinstance(tf.types.get(nodes[i]), T.Scalar)]
-    lazy = [i for i in raising if _lazy(tf, nodes[i])]
+    computed = [i for i in raising if not _lazy(tf, nodes[i])]
     ordered = set()
-    if len(raising) >= 2 and len(scalar) + len(lazy) == len(raising) and scalar:
-        # Scalars before the first array expression that may raise go into
-        # temporaries (the lazy result holds them by value); an array
-        # expression before a scalar that may raise is evaluated first.
-        ordered = {i for i in raising if i <= max(scalar)}
+    if len(raising) >= 2 and computed:
+        # Every operand that may raise, up to the last one that is computed
+        # where it stands (a scalar, an object, a list, a variable that may be
+        # unassigned: any type), goes into a temporary; an array expression
+        # among them is evaluated first.  The array expressions after it stay
+        # lazy (the result holds the temporaries by value).
+        ordered = {i for i in raising if i <= max(computed)}
     effectful = [j for j, n in enumerate(nodes) if has_effects(tf, n)]
     early = [i for i in range(max(effectful, default=0)) if _lazy(tf, nodes[i]) or i in raising]
     if early:
