@@ -247,16 +247,17 @@ template <class T> constexpr complex_t<T> operator-(complex_t<T> a) { return {-a
 template <class T> constexpr complex_t<T> operator*(complex_t<T> a, complex_t<T> b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
+// NumPy's complex division (Smith's method through a reciprocal of the
+// denominator: other bits than CPython's, which divides, py::cquot).
 template <class T> TR_HD inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {
-    // Smith's algorithm: no overflow for large |b|.
     T ar = __builtin_fabs(b.re), ai = __builtin_fabs(b.im);
     if (ar >= ai) {
         if (ar == 0 && ai == 0) return {a.re / ar, a.im / ai};
-        T r = b.im / b.re, d = b.re + b.im * r;
-        return {(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+        T r = b.im / b.re, s = T(1) / (b.re + b.im * r);
+        return {(a.re + a.im * r) * s, (a.im - a.re * r) * s};
     }
-    T r = b.re / b.im, d = b.re * r + b.im;
-    return {(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+    T r = b.re / b.im, s = T(1) / (b.im + b.re * r);
+    return {(a.re * r + a.im) * s, (a.im * r - a.re) * s};
 }
 template <class T> constexpr bool operator==(complex_t<T> a, complex_t<T> b) { return a.re == b.re && a.im == b.im; }
 template <class T> constexpr bool operator!=(complex_t<T> a, complex_t<T> b) { return !(a == b); }

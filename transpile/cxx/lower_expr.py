@@ -113,6 +113,10 @@ class ExprLowerer:
             if op == "**":  # NumPy's square/sqrt/reciprocal for a scalar 2, 0.5, -1 (operators.hpp)
                 scalar_exp = isinstance(bt, T.Scalar) or isinstance(bt, T.Array) and bt.ndim == 0
                 functor = "tr::op::pow_scalar_exponent" if scalar_exp and isinstance(at, T.Array) else "tr::op::pow"
+                if ops.compute.startswith("complex"):  # NumPy's fast paths take Python scalars only
+                    weak = isinstance(bt, T.Scalar) and bt.weak and isinstance(at, T.Array)
+                    functor = {(True, "i"): "tr::op::cpow_python_int", (True, "f"): "tr::op::cpow_python_float"}.get(
+                        (weak, getattr(bt, "kind", "")), "tr::op::pow")
             if op not in COMPARISONS:
                 (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")

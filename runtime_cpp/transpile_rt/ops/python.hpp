@@ -7,11 +7,32 @@
 namespace tr {
 namespace py {
 
+// CPython's complex quotient (_Py_c_quot): Smith's method dividing by the
+// denominator (NumPy multiplies by its reciprocal: scalar.hpp's operator/);
+// errno's EDOM for a zero divisor becomes `zero`.
+TR_HD inline complex_t<double> cquot(complex_t<double> a, complex_t<double> b, bool *zero = nullptr) {
+    const double br = __builtin_fabs(b.re), bi = __builtin_fabs(b.im);
+    if (br >= bi) {
+        if (br == 0) {
+            if (zero) *zero = true;
+            return complex_t<double>(0, 0);
+        }
+        const double ratio = b.im / b.re, denom = b.re + b.im * ratio;
+        return complex_t<double>((a.re + a.im * ratio) / denom, (a.im - a.re * ratio) / denom);
+    }
+    if (bi >= br) {
+        const double ratio = b.re / b.im, denom = b.re * ratio + b.im;
+        return complex_t<double>((a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom);
+    }
+    return complex_t<double>(__builtin_nan(""), __builtin_nan(""));  // a NaN in b
+}
+
 template <class T> TR_HD inline T truediv(T a, T b) {
     if (b == T(0))
         raise(TR_ERR_ZERODIV, is_int<T>::value ? "division by zero"
                               : is_complex<T>::value ? "complex division by zero" : "float division by zero");
-    return a / b;
+    if constexpr (is_complex<T>::value) return cquot(a, b);
+    else return a / b;
 }
 TR_HD inline double truediv_int(int64_t a, int64_t b) {
     if (b == 0) raise(TR_ERR_ZERODIV, "division by zero");
@@ -43,6 +64,44 @@ TR_HD inline double pow(double a, double b) {
     if (__builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b))
         raise(TR_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
     return r;
+}
+// CPython's complex ** (complex_pow, 3.11-3.13): an integer exponent of at
+// most 100 in magnitude by squaring from 1 (a negative one then 1/r), any
+// other in polar form through libm's hypot, pow, atan2, exp, log, cos, sin.
+// errno decides the errors: EDOM (0 to a negative or complex power, or a
+// phase cos/sin cannot take) is ZeroDivisionError; a result with an
+// infinite part OverflowError.
+TR_HD inline complex_t<double> pow(complex_t<double> a, complex_t<double> b) {
+    bool edom = false;
+    complex_t<double> p;
+    if (b.im == 0 && b.re == __builtin_floor(b.re) && __builtin_fabs(b.re) <= 100) {
+        const long n = long(b.re);
+        complex_t<double> r(1, 0), x = a;
+        for (long mask = 1, m = n < 0 ? -n : n; mask > 0 && m >= mask; mask <<= 1) {
+            if (m & mask) r = r * x;
+            x = x * x;
+        }
+        p = n > 0 ? r : cquot(complex_t<double>(1, 0), r, &edom);
+    } else if (b.re == 0 && b.im == 0) {
+        p = complex_t<double>(1, 0);
+    } else if (a.re == 0 && a.im == 0) {
+        edom = b.im != 0 || b.re < 0;
+        p = complex_t<double>(0, 0);
+    } else {
+        const double vabs = __builtin_hypot(a.re, a.im);
+        double len = libm_pow(vabs, b.re);
+        const double at = __builtin_atan2(a.im, a.re);
+        double phase = at * b.re;
+        if (b.im != 0) {
+            len /= __builtin_exp(at * b.im);
+            phase += b.im * __builtin_log(vabs);
+        }
+        edom = __builtin_isinf(phase);  // cos and sin of an infinity set EDOM
+        p = complex_t<double>(len * __builtin_cos(phase), len * __builtin_sin(phase));
+    }
+    if (edom) raise(TR_ERR_ZERODIV, "0.0 to a negative or complex power");
+    if (__builtin_isinf(p.re) || __builtin_isinf(p.im)) raise(TR_ERR_OVERFLOW, "complex exponentiation");
+    return p;
 }
 template <class T> TR_HD inline T pow(T a, T b) { return op::pow::apply(a, b); }
 
