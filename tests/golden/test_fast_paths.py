@@ -248,3 +248,14 @@ def test_speculated_nbody_loop_vectorizes(tmp_path):
     lines = text.splitlines()
     inner = next(i for i, line in enumerate(lines, 1) if "for (int64_t tr_i3 = 0;" in line)
     assert re.search(rf"module\.cpp:{inner}:\d+: optimized: loop vectorized", report), report
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_in_order_sums_stay_scalar_only_where_vectors_cannot_help(name):
+    """cxx/reductions.py: a loop that only sums cheap float terms (dot,
+    pairwise's inner loop, prefix_sum's is not: it stores) keeps its sum
+    scalar; n-body's sums (with a division and a sqrt) are left to GCC."""
+    text = cxx(*KERNELS[name], jit_level="O1", boundscheck=False)
+    kept = set(re.findall(r"TR_IN_ORDER\((\w+)\);", text))
+    assert kept == {"dot": {"s"}, "pairwise": {"s"}}.get(name, set()), kept
+    assert ('#include "transpile_rt/in_order.hpp"' in text) == bool(kept)
