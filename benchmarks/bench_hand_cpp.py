@@ -7,6 +7,11 @@ the scheduler; none of these kernels starts threads).
     python benchmarks/bench_hand_cpp.py [--quick] [kernel ...]
     python benchmarks/bench_core.py --only handcpp      # the same, as bench_core's section (d)
 
+All implementations are timed on the very same arrays (n-body's positions
+move on between calls, alike for all): with a copy each, where the copies
+happened to land in memory (huge pages or not) moved single kernels by up to
+20% in either direction, the same for the same machine code.
+
 Before timing, the hand C++ result must equal CPython's on the small inputs
 and both transpile builds' results on the full inputs exactly (bit for bit:
 the C++ is built with -ffp-contract=off, see hand_cpp.py); Numba's must be
@@ -71,7 +76,8 @@ def section_hand_cpp(B, repeat: int, target: float, names=()) -> None:
                 failures.append(f"{name} / C++: {B.short_reason(exc)}")
                 print(" FAILED")
                 continue
-            jobs["C++"] = (fns["C++"], copy.deepcopy(full))
+            timed = copy.deepcopy(full)  # one set of arrays for every implementation (see the docstring)
+            jobs["C++"] = (fns["C++"], timed)
             for label, fn in fns.items():
                 if label == "C++":
                     continue
@@ -81,7 +87,7 @@ def section_hand_cpp(B, repeat: int, target: float, names=()) -> None:
                     ok = B.same(got, reference) if label == "Numba" else identical(got, reference)
                     if not ok:
                         raise AssertionError(f"differs from hand C++ on the full inputs: {got!r:.80}")
-                    jobs[label] = (fn, copy.deepcopy(full))
+                    jobs[label] = (fn, timed)
                 except Exception as exc:  # noqa: BLE001
                     failures.append(f"{name} / {label}: {B.short_reason(exc)}")
             t = B.interleaved(jobs, repeat, target, time.process_time)
