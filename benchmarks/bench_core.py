@@ -9,7 +9,8 @@ Sections (benchmarks/README.md explains every column):
       filled one (warm);
   (b) call overhead: `add(x, y)` on two floats, `a*b+c` on three 2x3 float32;
   (c) loop kernels (benchmarks/kernels.py), steady state, the same source
-      compiled by Numba (@njit) and transpile (@jit).
+      compiled by Numba (@njit) and transpile (@jit);
+  (d) the loop kernels against hand-written C++ (bench_hand_cpp.py).
 
 Numba is optional (`pip install numba`); without it the Numba columns say n/a.
 All timings are medians. Every result is checked against CPython's (and
@@ -397,10 +398,11 @@ def kernel_cases():
     return cases
 
 
-def interleaved(jobs: dict, repeat: int, target: float) -> dict:
+def interleaved(jobs: dict, repeat: int, target: float, clock=time.perf_counter) -> dict:
     """jobs: label -> (fn, args). Median seconds per call of each, timed in
     interleaved rounds (so a slow spell of a noisy machine hits all of them);
-    each round runs enough calls of each to take ~target s."""
+    each round runs enough calls of each to take ~target s. clock: wall time,
+    or time.process_time (CPU time: less disturbed by other work on the cores)."""
     numbers = {}
     for label, (fn, args) in jobs.items():
         t0 = time.perf_counter()
@@ -410,10 +412,10 @@ def interleaved(jobs: dict, repeat: int, target: float) -> dict:
     for _ in range(repeat):
         for label, (fn, args) in jobs.items():
             number = numbers[label]
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(number):
                 fn(*args)
-            samples[label].append((time.perf_counter() - t0) / number)
+            samples[label].append((clock() - t0) / number)
     return {label: statistics.median(v) for label, v in samples.items()}
 
 
@@ -532,10 +534,10 @@ def section_kernels(repeat: int, target: float) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs and repeats (a smoke test; noisier numbers)")
-    ap.add_argument("--only", choices=["prepare", "overhead", "kernels"], action="append",
+    ap.add_argument("--only", choices=["prepare", "overhead", "kernels", "handcpp"], action="append",
                     help="run only this section (may be given more than once)")
     opts = ap.parse_args()
-    sections = opts.only or ["prepare", "overhead", "kernels"]
+    sections = opts.only or ["prepare", "overhead", "kernels", "handcpp"]
     prep_runs = 3 if opts.quick else 7
     repeat = 3 if opts.quick else 7
     target = 0.03 if opts.quick else 0.1
@@ -558,6 +560,10 @@ def main() -> None:
             section_overhead(repeat)
         if "kernels" in sections:
             section_kernels(repeat, target)
+        if "handcpp" in sections:
+            import bench_hand_cpp
+
+            bench_hand_cpp.section_hand_cpp(sys.modules[__name__], repeat, target)
     finally:
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
     print(f"total benchmark time: {time.perf_counter() - t0:.0f} s")

@@ -38,8 +38,10 @@ def main(names) -> None:
         if names and name not in names:
             continue
         fns = {"numba": njit(kernel), "tp": jit(kernel), "tp_o1nobc": jit(jit_level="O1", boundscheck=False)(kernel)}
+        # one set of arrays for all: with a copy each, where the copies landed in memory
+        # (huge pages or not) moved single kernels by up to 20% (bench_hand_cpp.py)
         args = make_args(True)
-        own = {k: copy.deepcopy(args) for k in fns}
+        own = {k: args for k in fns}
         calls = {k: _calls_per_round(f, own[k]) for k, f in fns.items()}
         best = {k: float("inf") for k in fns}
         for _ in range(int(os.environ.get("BT_REPS", "21"))):

@@ -2,6 +2,7 @@
 loop kernels of benchmarks/kernels.py (loaded from there, so the code is the
 benchmark's own), and loops whose indices cannot be proven in range."""
 import importlib.util
+import math
 import sys
 from pathlib import Path
 
@@ -62,3 +63,14 @@ def bound_moves(a, n):
         n = n - 1
         s += a[i]
     return s
+
+
+def roots(x, y):
+    out = 0.0
+    for i in range(x.shape[0]):
+        s = 0.0
+        for k in range(3):
+            t = x[i] - k
+            s += t * t
+        out += math.sqrt(s) + math.sqrt(x[i] * x[i]) + math.sqrt(y) + math.sqrt(x[i] * y)
+    return out

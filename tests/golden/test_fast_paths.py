@@ -203,3 +203,59 @@ def test_store_loop_vectorizes_in_every_clone(tmp_path):
     widths = {int(m.group(2)) for m in re.finditer(r"module\.cpp:(\d+):\d+: optimized: loop vectorized using (\d+) byte",
                                                    report) if start < int(m.group(1)) < end}
     assert {64, 32, 16} <= widths, report
+
+
+def test_nbody_inner_branch_goes_where_nothing_can_raise():
+    """cxx/lower_speculate.py: n-body's `if i != j:` body is run either way
+    under the guard (every index proven), its sums kept by selects, and its
+    sqrt has no check (passes/signs.py: r2 is a sum of squares plus 0.01)."""
+    for options in ({}, {"boundscheck": False}, {"jit_level": "O1", "boundscheck": False}):
+        text = cxx(*KERNELS["nbody_step"], **options)
+        fast = without_checked_copies(text)
+        assert re.search(r"const bool (tr_c\d+) = \(i != j\);", fast), options
+        assert "if (i != j)" not in fast
+        for v in ("ax", "ay", "az"):
+            assert re.search(rf"\b{v} = tr_c\d+ \? \({v} \+ \(d\w \* inv\)\) : {v};", fast), (v, options)
+        assert "tr::math::sqrt_unchecked(double(r2))" in text and "tr::math::sqrt(" not in text
+        if not options:  # with bounds checks every loop is versioned; without, only the one with the `if`
+            assert unproven(fast) == []
+    # without bounds checks the copy beside the guard loads mass[j] only where i != j
+    checked = text[text.index(CHECKED_COPY):]
+    assert re.search(r"\(tr_c\d+ \? tr::at\(mass, j\) : double\{\}\)", checked)
+
+
+def test_sqrt_keeps_its_check_where_a_negative_can_reach_it():
+    text = cxx(k.roots, "float64[::1], float")
+    assert text.count("tr::math::sqrt_unchecked(") == 2  # sqrt(s) after s += t * t; sqrt(x[i] * x[i])
+    assert text.count("tr::math::sqrt(") == 2  # sqrt(y): an argument; sqrt(x[i] * y): any sign
+
+
+def test_speculated_nbody_loop_vectorizes(tmp_path):
+    """GCC's report on nbody_step built with the default @jit's flags: the
+    guarded copy's inner loop vectorizes (a branch or a throwing sqrt in it
+    would stop that)."""
+    from transpile.build import toolchain
+
+    compiler = toolchain.find_compiler(required=False)
+    if compiler is None or not _gcc_clones_available(compiler):
+        pytest.skip("needs GCC >= 12 on x86-64")
+    text = cxx(*KERNELS["nbody_step"])
+    src = tmp_path / "module.cpp"
+    src.write_text(text)
+    cmd = [compiler.path, *toolchain.flags(make_options()), "-fopt-info-vec-optimized", "-c", str(src),
+           "-o", str(tmp_path / "module.o")]
+    report = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+    lines = text.splitlines()
+    inner = next(i for i, line in enumerate(lines, 1) if "for (int64_t tr_i3 = 0;" in line)
+    assert re.search(rf"module\.cpp:{inner}:\d+: optimized: loop vectorized", report), report
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_in_order_sums_stay_scalar_only_where_vectors_cannot_help(name):
+    """cxx/reductions.py: a loop that only sums cheap float terms (dot,
+    pairwise's inner loop, prefix_sum's is not: it stores) keeps its sum
+    scalar; n-body's sums (with a division and a sqrt) are left to GCC."""
+    text = cxx(*KERNELS[name], jit_level="O1", boundscheck=False)
+    kept = set(re.findall(r"TR_IN_ORDER\((\w+)\);", text))
+    assert kept == {"dot": {"s"}, "pairwise": {"s"}}.get(name, set()), kept
+    assert ('#include "transpile_rt/in_order.hpp"' in text) == bool(kept)

@@ -14,11 +14,12 @@ from ..passes import recursion
 from ..passes.assigned import assigned_names
 from ..passes.infer import Program
 from ..passes.typed import TypedFunction
-from ..passes import unbound
+from ..passes import signs, unbound
 from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
 from .lower_bounds import BoundsLowering
 from .lower_select import SelectLowering
+from .lower_speculate import SpeculationLowering
 from .lower_loops import INTERRUPT_HEADER, LoopLowering, polls
 from .lower_paths import PathFlagLowering
 from .lower_stmts import StatementLowering
@@ -239,7 +240,7 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
 
 
 class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, BoundsLowering,
-                      SelectLowering, GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
+                      SelectLowering, SpeculationLowering, GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program
@@ -257,6 +258,8 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
         self.kernel = None  # the prange loop (passes.parallel.ParallelLoop) whose body is being lowered
         # reads that may find their variable unassigned (UnboundLocalError), and the variables flagged
         self.unbound = unbound.analyse(self.fn, set(tf.var_types), tf.fallbacks)
+        self.signs = signs.Signs(tf)  # float values never negative: sqrt without its check
+        self.setup_speculation()
         self.setup_bounds()
 
     # ---- helpers used by library entries ------------------------------------

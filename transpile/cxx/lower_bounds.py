@@ -13,7 +13,8 @@ class BoundsLowering:
     """FunctionLowerer's rules for index checks the analysis removed."""
 
     def setup_bounds(self) -> None:
-        self.bounds = bounds.analyse(self.tf, versioning=self.module.options.boundscheck)
+        # without bounds checks a loop is versioned only where its guard lets a branch go (lower_speculate.py)
+        self.bounds = bounds.analyse(self.tf, versioning=self.module.options.boundscheck or self.speculation_loops())
         self.in_range_now = set(self.bounds.proven)  # plus the covers of the versions being lowered
         self.versioned_now: set = set()  # For nodes whose two copies are being lowered
         self.checked_copy = 0  # > 0 inside a guard's fallback copy: lowered with every check
@@ -33,7 +34,9 @@ class BoundsLowering:
         self.in_range_now = saved | version.covers
         self.copy(s, lower_loop)
         self.in_range_now = saved
-        self.lines.append(Line(self.depth, "} else {  // an index may be out of range: checked, raises where Python does"))
+        self.lines.append(Line(self.depth, "} else {  // an index may be out of range: checked, raises where Python does"
+                               if self.module.options.boundscheck else
+                               "} else {  // an index may be out of range (boundscheck=False: not checked)"))
         self.checked_copy += 1
         self.copy(s, lower_loop)
         self.checked_copy -= 1

@@ -345,8 +345,8 @@ class ExprLowerer:
         if info.kind == "fancy":
             self.module.include("transpile_rt/fancy.hpp")
             return CExpr(f"tr::fancy_get<{ctype(info.result)}>({arr}, {idx})")
-        if info.kind == "element":
-            return CExpr(f"tr::at({arr}{', ' if idx else ''}{idx})")
+        if info.kind == "element":  # cxx/lower_speculate.py: a load done either way stays in range
+            return CExpr(self.speculated_load(node, f"tr::at({arr}{', ' if idx else ''}{idx})", ctype(info.result)))
         return CExpr(f"tr::view<{ctype(info.result)}>({arr}{', ' if idx else ''}{idx})")
 
     def x_Call(self, node: h.Call) -> CExpr:
@@ -373,7 +373,7 @@ class ExprLowerer:
 
         def lower(codes):
             site = LowerSite(info, self.type_of(node), codes[:len(args)], dict(zip(kwargs, codes[len(args):])),
-                             arg_types, kw_types, self)
+                             arg_types, kw_types, self, tuple(map(self.signs.never_negative, arg_nodes)))
             return entry.lower(site)
 
         # A call used as a statement (print(), a.sort()) may lower to statements of

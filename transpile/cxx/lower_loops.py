@@ -7,6 +7,7 @@ from ..library import lookup_iteration
 from ..passes.records import element_type
 from . import lower_records
 from .model import CExpr, Line
+from .reductions import HEADER as REDUCTIONS_HEADER, in_order_sums
 from .types import ctype
 
 
@@ -93,6 +94,10 @@ class LoopLowering:
         self.poll_interrupt(s)
         self.bind_loop_target(s.target, elems, it)
         self.block(s.body)
+        if self.module.options.backend == "cpu" and self.kernel is None:
+            for name in in_order_sums(self.tf, s):  # scalar: a vectorized in-order sum is slower (reductions.py)
+                self.module.include(REDUCTIONS_HEADER)
+                self.emit(f"TR_IN_ORDER({self.var(name)});")
         self.depth -= 1
         self.lines.append(Line(self.depth, "}"))
         self.loop_flags.pop()

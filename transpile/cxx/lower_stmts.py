@@ -312,7 +312,7 @@ class StatementLowering:
             self.emit(f"bool {cond} = false;")
             self.region([self.tf.fallbacks[s.test]], test=cond)
             cond = f"({cond})"
-        elif self.branchless_if(s):  # cxx/lower_select.py
+        elif self.branchless_if(s) or self.speculated_if(s):  # cxx/lower_select.py, lower_speculate.py
             return
         else:
             cond = self.condition(s.test)

@@ -83,6 +83,7 @@ class LowerSite:
     arg_types: list
     kw_types: dict
     lower: object  # the function lowerer: ctype(), eval(), literal(), jit_level
+    never_negative: tuple = ()  # per positional argument: proven never < 0 (passes/signs.py)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ def _make(name, nargs, result):
     def lower(ls):
         if name in INT_FUNCS and ls.arg_types[0].kind in "iub":  # exact for ints: no trip through float64
             return CExpr(f"int64_t({ls.args[0].code})")
+        if name == "sqrt" and ls.never_negative[:1] == (True,):  # no ValueError possible: no check
+            return CExpr(f"tr::math::sqrt_unchecked(double({ls.args[0].code}))")
         cast = "int64_t" if name in ("factorial", "gcd") else "double"
         args = ", ".join(f"{cast}({a.code})" for a in ls.args)
         return CExpr(f"tr::math::{name}({args})")

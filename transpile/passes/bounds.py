@@ -64,7 +64,10 @@ class _Fact:
     origin: object = None  # the For loop whose counter it is (None: a test's)
 
 
-def analyse(tf, versioning: bool = True) -> BoundsFacts:
+def analyse(tf, versioning=True) -> BoundsFacts:
+    """versioning: whether loops may be versioned (True, False, or the set of
+    loops that may be: those holding a body done either way with
+    boundscheck=False, cxx/lower_speculate.py)."""
     return _Analysis(tf, versioning).run()
 
 
@@ -416,7 +419,7 @@ class _Analysis:
             self.out.proven.add(idx)
             return
         loop = next((lp for lp in candidates if isinstance(lp, h.For) and lp not in self.unversionable), None)
-        if not self.versioning or loop is None:
+        if loop is None or not (self.versioning is True or self.versioning and loop in self.versioning):
             return
         version = self.out.versions.setdefault(loop, Version())
         for d in guard:

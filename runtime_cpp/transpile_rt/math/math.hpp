@@ -271,6 +271,9 @@ TR_HD inline double sqrt(double x) {
     if (x < 0.0) detail::domain_error();
     return __builtin_sqrt(x);
 }
+// sqrt of an x the compiler proved never negative (>= 0, -0.0 or NaN:
+// transpile/passes/signs.py): no check, so a loop around it can vectorize.
+TR_HD inline double sqrt_unchecked(double x) { return __builtin_sqrt(x); }
 TR_HD inline double cbrt(double x) { return __builtin_cbrt(x); }
 TR_HD inline double exp(double x) { return detail::check1(x, __builtin_exp(x), true); }
 TR_HD inline double exp2(double x) { return detail::check1(x, __builtin_exp2(x), true); }
