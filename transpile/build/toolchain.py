@@ -79,27 +79,54 @@ def usable(compiler: Compiler) -> str | None:
     if marker is not None and marker.is_file():
         return None
     problem = _probe(compiler)
-    if problem is None and marker is not None:
-        with contextlib.suppress(OSError):
-            marker.parent.mkdir(mode=0o700, exist_ok=True)
-            marker.touch()
+    if problem is None:
+        _remember(marker)
     return problem
 
 
-def _probe_marker(compiler: Compiler):
-    """The file that says this compiler binary passed the probe: in the folder
-    of the cache's signing key (which outlives any cache directory), or None
-    when that folder cannot be trusted."""
+def _probe_marker(compiler: Compiler, variant: str = ""):
+    """The file that says this compiler binary passed the probe (variant: with
+    other flags, or failed it with them): in the folder of the cache's signing
+    key (which outlives any cache directory), or None when that folder cannot
+    be trusted."""
     from ..hashing import sha256
     from . import trust
 
     if trust.key_problem():
         return None
-    digest = sha256(f"{compiler.identity}\n{_PROBE}".encode()).hexdigest()[:32]
+    digest = sha256(f"{compiler.identity}\n{_PROBE}{variant}".encode()).hexdigest()[:32]
     return trust.config_dir() / "compilers" / digest
 
 
-def _probe(compiler: Compiler) -> str | None:
+def _remember(marker) -> None:
+    if marker is not None:
+        with contextlib.suppress(OSError):
+            marker.parent.mkdir(mode=0o700, exist_ok=True)
+            marker.touch()
+
+
+# GNU gold links a module with about a third of ld.bfd's instructions (the
+# cold seed's library: 38 M instead of 128 M, ~30 ms), so it links where the
+# compiler can use it: a probe linked with it must load and run (once per
+# compiler binary; the answer is remembered beside usable()'s).  The linker
+# does not change the code, so it is no part of the cache key: command()
+# adds it, not flags().
+FAST_LINKER = "-fuse-ld=gold"
+
+
+@lru_cache(maxsize=None)
+def linker_flags(compiler: Compiler) -> tuple[str, ...]:
+    works, fails = _probe_marker(compiler, f" {FAST_LINKER}"), _probe_marker(compiler, f" no {FAST_LINKER}")
+    if works is not None and works.is_file():
+        return (FAST_LINKER,)
+    if fails is not None and fails.is_file():
+        return ()
+    ok = _probe(compiler, (FAST_LINKER,)) is None
+    _remember(works if ok else fails)
+    return (FAST_LINKER,) if ok else ()
+
+
+def _probe(compiler: Compiler, extra: tuple = ()) -> str | None:
     import ctypes
     import subprocess
     import tempfile
@@ -108,7 +135,7 @@ def _probe(compiler: Compiler) -> str | None:
         src, lib = os.path.join(d, "probe.cpp"), os.path.join(d, "probe.so")
         with open(src, "w") as f:
             f.write(_PROBE)
-        cmd = [compiler.path, "-std=c++20", "-fPIC", "-shared", "-O0", src, "-o", lib]
+        cmd = [compiler.path, "-std=c++20", "-fPIC", "-shared", "-O0", *extra, src, "-o", lib]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -263,7 +290,7 @@ def command(source_path: str, output_path: str, options, portable: bool = False,
     cmd_flags = [f for f in flags(options, tier) if not (portable and f == "-march=native")]
     if uses_openmp(source_path):
         cmd_flags.append("-fopenmp")
-    return [compiler.path, *cmd_flags, *includes, source_path, "-o", output_path, *libs]
+    return [compiler.path, *cmd_flags, *linker_flags(compiler), *includes, source_path, "-o", output_path, *libs]
 
 
 def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,
