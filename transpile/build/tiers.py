@@ -24,7 +24,7 @@ from pathlib import Path
 from . import cache
 from .loader import entry_address, init_regions
 from .programs import kill_group
-from .toolchain import OPTIMIZED, QUICK, compile_shared, find_compiler, tiered
+from .toolchain import OPTIMIZED, QUICK, compile_shared, find_compiler, precompile_prelude, tiered
 
 # A quick entry found in the cache means the processes that used it before
 # exited before its optimized build was done: mostly short scripts, for which
@@ -56,6 +56,7 @@ def fetch(options, key_for, build, valid, root):
 
     def build_quick(staging):
         built.append(True)
+        precompile_prelude(options, root)  # while the function is translated
         return build(quick, QUICK, staging)
 
     meta = cache.fetch(quick, build_quick, valid=valid, root=root)

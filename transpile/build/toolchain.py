@@ -274,9 +274,10 @@ def random_inputs(source_path: str) -> tuple[list[str], list[str]]:
 
 
 def command(source_path: str, output_path: str, options, portable: bool = False,
-            tier: str = OPTIMIZED) -> list[str]:
+            tier: str = OPTIMIZED, prelude: bool = True) -> list[str]:
     """The compiler command for one translation unit (portable: no -march=native,
-    for artifacts that ship)."""
+    for artifacts that ship; prelude: with the precompiled prelude a quick
+    build started, build/pch.py)."""
     includes, libs = random_inputs(source_path)
     if options.backend != "cpu":
         from . import backends
@@ -290,7 +291,22 @@ def command(source_path: str, output_path: str, options, portable: bool = False,
     cmd_flags = [f for f in flags(options, tier) if not (portable and f == "-march=native")]
     if uses_openmp(source_path):
         cmd_flags.append("-fopenmp")
+    elif prelude and tier == QUICK and not portable:  # built with exactly these flags
+        from . import pch
+
+        includes = [*pch.include_flags(source_path, options, compiler, cmd_flags), *includes]
     return [compiler.path, *cmd_flags, *linker_flags(compiler), *includes, source_path, "-o", output_path, *libs]
+
+
+def precompile_prelude(options, root=None) -> None:
+    """Starts compiling the prelude of a quick build's module (build/pch.py)
+    while its function is translated; nothing without a usable compiler (the
+    build reports that)."""
+    compiler = find_compiler(required=False)
+    if options.backend == "cpu" and compiler is not None and usable(compiler) is None:
+        from . import pch
+
+        pch.start(options, compiler, flags(options, QUICK), root)
 
 
 def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,
@@ -306,18 +322,25 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
     from .. import timing
     from .progress import compiling
 
-    cmd = command(source_path, output_path, options, portable, tier)
+    def run(cmd):
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=started is not None) as proc:  # killed as a group
+            if started is not None:
+                started(proc)
+            try:
+                return proc, proc.communicate(timeout=600)[1]
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
+
+    with timing.phase("compile"):  # a quick build's may wait for its precompiled prelude
+        cmd = command(source_path, output_path, options, portable, tier)
     try:
         with compiling(source_path) if progress else contextlib.nullcontext(), timing.phase("compile"):
-            with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  start_new_session=started is not None) as proc:  # killed as a group
-                if started is not None:
-                    started(proc)
-                try:
-                    _, stderr = proc.communicate(timeout=600)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
+            proc, stderr = run(cmd)
+            if proc.returncode != 0 and "-include" in cmd:  # whatever went wrong with the prelude: without it
+                cmd = command(source_path, output_path, options, portable, tier, prelude=False)
+                proc, stderr = run(cmd)
     except OSError as exc:
         raise CompileError(f"cannot run the C++ compiler {cmd[0]}: {exc}") from None
     if proc.returncode != 0:
