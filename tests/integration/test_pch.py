@@ -39,7 +39,7 @@ print(spec["tier"], "with-prelude" if "-include" in cmd else "without")
 def _run(tmp_path, dtype):
     script = tmp_path / "prelude_script.py"
     script.write_text(textwrap.dedent(SCRIPT))
-    env = dict(os.environ, TRANSPILE_TIERED="1", TRANSPILE_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, TRANSPILE_TIERED="1", TRANSPILE_PCH="1", TRANSPILE_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.run([sys.executable, str(script), dtype], env=env, capture_output=True, text=True,
                           timeout=900)
     assert proc.returncode == 0, proc.stderr

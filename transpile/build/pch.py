@@ -1,19 +1,22 @@
 """A precompiled header of the prelude every module starts with (its defines
 and base runtime headers, cxx/prelude.py), for quick builds.
 
-Parsing those headers is about a third of a quick build's compile (the cold
-seed a * b + c: 387 M of its 1018 M compiler instructions).  The prelude
-depends on the options alone, so the header is compiled while the function
-is still being translated: start() runs the compiler in a thread, next to
-the import of libcst and the passes, and include_flags() waits for it when
-the module's C++ is ready.
+Parsing those headers is a large part of a quick build's compile (the cold
+seed a * b + c: 387 M of the 876 M instructions cc1plus spends on it).  The
+prelude depends on the options alone, so the header is compiled while the
+function is still being translated: start() runs the compiler in a thread,
+next to the import of libcst and the passes, and include_flags() waits for
+it when the module's C++ is ready.  Making the header costs more than one
+parse (810 M instructions), so a process makes it only when a core is idle
+to run it on (or TRANSPILE_PCH=1; TRANSPILE_PCH=0: never uses one); once
+made, every later quick build with the same flags, in any process, uses it.
 
 The precompiled header is a cache entry of its own (keyed by the prelude, the
 runtime headers' files, and the compiler and its flags, which GCC requires to
 be the same; signed and checked as any entry, so a damaged one is set aside
 and rebuilt) in the cache's "pch" folder, which `transpile cache list` does
-not count as a specialization and `transpile cache clear` removes.  The entry holds
-only the .gch file: GCC reads it in place of the header named by -include,
+not count as a specialization and `transpile cache clear` removes.  The
+entry holds only the .gch file: GCC reads it in place of the header named by -include,
 and a compile that cannot use it fails (no header text to fall back on),
 after which toolchain.compile_shared compiles the module as it would without
 one.  The module still includes the same headers itself, after the prelude's
@@ -60,9 +63,36 @@ def _root(root: Path | None) -> Path:
     return folder
 
 
+def _wanted() -> bool | None:
+    """TRANSPILE_PCH: 0 never, 1 always; else None: built when a core is idle."""
+    value = os.environ.get("TRANSPILE_PCH", "").strip().lower()
+    if value in ("0", "false", "no", "off"):
+        return False
+    return True if value in ("1", "true", "yes", "on") else None
+
+
+def _core_idle() -> bool:
+    """Whether a core is idle (the load average leaves one): building the
+    header costs 810 M instructions, twice the parse it saves a module, so it
+    pays for the build that makes it only beside that build, not after it."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        return os.getloadavg()[0] <= cores - 1
+    except OSError:
+        return False
+
+
 def start(options, compiler, compile_flags: list, root: Path | None = None) -> None:
     """Looks up, or starts building, the prelude's precompiled header for a
-    build with these flags (once per key and process)."""
+    build with these flags (once per key and process).  One is built only
+    where TRANSPILE_PCH=1 asks for it or a core is idle (see _core_idle);
+    one built earlier is used whatever the load."""
+    wanted = _wanted()
+    if wanted is False:
+        return
     key = _key(options, compiler, compile_flags)
     with _lock:
         if key in _jobs:
@@ -73,7 +103,7 @@ def start(options, compiler, compile_flags: list, root: Path | None = None) -> N
         job.meta = cache.load(key, folder, GCH)
     except Exception:  # noqa: BLE001 - no precompiled header: the module compiles as it would without
         return
-    if job.meta is None:
+    if job.meta is None and (wanted or _core_idle()):
         import threading
 
         job.thread = threading.Thread(target=_build, args=(job, compiler, compile_flags, options, folder),
