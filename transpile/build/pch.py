@@ -128,8 +128,11 @@ def _build(job: _Job, compiler, compile_flags: list, options, folder: Path) -> N
         if stopping:
             kill_group(proc)
         try:
-            if proc.wait() != 0:
+            if proc.wait(timeout=600) != 0:
                 raise OSError(f"the precompiled header did not build ({' '.join(cmd)})")
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            raise
         finally:
             job.proc = None
         header.unlink()  # GCC needs only the .gch
