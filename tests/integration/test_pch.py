@@ -1,8 +1,8 @@
 """The precompiled prelude of quick builds (build/pch.py): a quick build
 compiles the module with it, its entry is checked as any cache entry (a
-damaged one is set aside and rebuilt, the call still right), and a
-precompiled header the compiler cannot use leaves the module to compile
-without it."""
+damaged one is set aside and rebuilt, the call still right; `cache clear`
+removes them), and a precompiled header the compiler cannot use leaves the
+module to compile without it."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ import textwrap
 import numpy as np
 
 from transpile import jit
-from transpile.build import cache, pch, tiers, toolchain
+from transpile.build import cache, cache_admin, pch, tiers, toolchain
 
 SCRIPT = """
 import sys
@@ -60,6 +60,8 @@ def test_quick_build_uses_the_prelude_and_rebuilds_a_damaged_one(tmp_path):
     assert _run(tmp_path, "int64") == ["quick", "with-prelude"]  # another quick build: the prelude rebuilt
     assert len(_headers(root)) == 1 and cache.load(gch.parent.name, root / pch.FOLDER, pch.GCH) is not None
     assert len(list((root / pch.FOLDER).glob(f"*/{cache.SET_ASIDE}*"))) == 1  # the damaged one, never used
+    cache_admin.clear(root=root)  # `transpile cache clear`
+    assert not (root / pch.FOLDER).exists()
 
 
 def test_a_prelude_the_compiler_rejects_leaves_the_module_to_compile_without(tmp_path, monkeypatch):
