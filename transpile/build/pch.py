@@ -106,10 +106,11 @@ def start(options, compiler, compile_flags: list, root: Path | None = None) -> N
     if job.meta is None and (wanted or _core_idle()):
         import threading
 
-        job.thread = threading.Thread(target=_build, args=(job, compiler, compile_flags, options, folder),
-                                      name="transpile-pch", daemon=True)
+        thread = threading.Thread(target=_build, args=(job, compiler, compile_flags, options, folder),
+                                  name="transpile-pch", daemon=True)
         _stop_at_exit()
-        job.thread.start()
+        thread.start()
+        job.thread = thread  # started: another build's include_flags() may join it
 
 
 def _build(job: _Job, compiler, compile_flags: list, options, folder: Path) -> None:
