@@ -94,6 +94,16 @@ if sys.argv[1] == "wait":
     assert tiers.wait(timeout=600)
     (tier,) = scale.tiers.values()
     print(tier)
+if sys.argv[1] == "stop":  # exits while the optimized build compiles
+    import time
+
+    deadline = time.monotonic() + 300
+    while not tiers._state.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    compilers = list(tiers._state.running)
+    tiers._state.stop()  # what atexit runs
+    print(len(compilers), "worker-alive" if tiers._state.thread.is_alive() else "worker-done",
+          all(p.poll() is not None for p in compilers))
 """
 
 
@@ -106,6 +116,22 @@ def _run(tmp_path, root, mode):
                           timeout=900)  # a hang fails the test instead of the run
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.split()
+
+
+def test_exit_ends_the_background_worker_with_its_compiler(tmp_path):
+    """stop() kills the optimized build's compiler and the worker ends, rather
+    than going back to its queue while stop() waits out its 2 s join."""
+    assert _run(tmp_path, tmp_path / "cache", "stop") == ["quick", "1", "1", "worker-done", "True"]
+
+
+def test_compiler_started_after_stop_is_killed():
+    """A background compile that starts as the process exits (after stop() has
+    looked for running compilers) is killed when it is tracked."""
+    state = tiers._State()
+    state.stop()
+    proc = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    state.track(proc)
+    assert proc.wait(timeout=60) < 0  # killed by a signal, not run for a minute
 
 
 def test_exit_during_background_build_then_later_process_starts_optimized(tmp_path):

@@ -164,13 +164,14 @@ def library_identity(st: os.stat_result) -> list:
     return [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
-def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
+def read_entry(d: Path, key: str, rehash: bool = False, library: str = LIBRARY) -> dict:
     """The metadata of the entry in d, checked before its library may be
     loaded.  FileNotFoundError: no entry; PermissionError: unreadable (left
     alone); trust.Untrusted: another user's or writable by others; Invalid:
     damaged, forged or from another version (to be set aside).  The library
     is hashed unless its file identity is the signed one (library_identity);
-    rehash: always (`transpile cache verify`)."""
+    rehash: always (`transpile cache verify`).  library: the file the entry
+    signs (build/pch.py's entries hold a precompiled header)."""
     trust.check_owned(d)
     with open_owned(d / META)[0] as f:
         raw = f.read()
@@ -185,12 +186,12 @@ def read_entry(d: Path, key: str, rehash: bool = False) -> dict:
     why = meta_schema.problem(meta)
     if why:
         raise Invalid(why)
-    lib, st = open_owned(d / LIBRARY)
+    lib, st = open_owned(d / library)
     with lib:
         if st.st_size != meta["library_size"]:
-            raise Invalid(f"{LIBRARY} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
+            raise Invalid(f"{library} has {st.st_size} bytes, the signed metadata says {meta['library_size']}")
         if (rehash or meta.get("library_stat") != library_identity(st)) and _digest(lib) != meta["library_sha256"]:
-            raise Invalid(f"{LIBRARY}'s sha256 differs from the signed one")
+            raise Invalid(f"{library}'s sha256 differs from the signed one")
     meta["dir"] = str(d)
     return meta
 
@@ -208,13 +209,13 @@ def open_owned(path: Path):
     return os.fdopen(fd, "rb"), st
 
 
-def load(key: str, root: Path | None = None) -> dict | None:
+def load(key: str, root: Path | None = None, library: str = LIBRARY) -> dict | None:
     """The entry's metadata if present and sound; an invalid entry is set
     aside and None returned.  Raises PermissionError or trust.Untrusted for an
     entry that must be left alone (fetch then builds privately)."""
     d = entry_dir(key, root)
     try:
-        return read_entry(d, key)
+        return read_entry(d, key, library=library)
     except (FileNotFoundError, NotADirectoryError):
         if d.exists() and not d.is_dir():
             set_aside(d)
@@ -334,7 +335,7 @@ def remove(path: Path) -> bool:
     return True
 
 
-def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dict:
+def commit(key: str, staging: Path, meta: dict, root: Path | None = None, library: str = LIBRARY) -> dict:
     """Moves a finished build into place atomically and returns its metadata."""
     import json  # a build's: the metadata indented for its readers (the warm path reads it with jsontext)
 
@@ -344,7 +345,7 @@ def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dic
     for p in staging.iterdir():
         private(p)
     os.chmod(staging, 0o700)
-    lib = staging / LIBRARY
+    lib = staging / library
     st = lib.stat()  # after its last chmod: renaming the folder changes none of it
     meta = dict(meta, library_size=st.st_size, library_sha256=file_digest(lib), library_stat=library_identity(st),
                 created=time.time(), python=sys.implementation.cache_tag)
@@ -363,7 +364,7 @@ def commit(key: str, staging: Path, meta: dict, root: Path | None = None) -> dic
 _PRIVATE_ERRNOS = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT}
 
 
-def fetch(key: str, build, valid=None, root: Path | None = None) -> dict:
+def fetch(key: str, build, valid=None, root: Path | None = None, library: str = LIBRARY) -> dict:
     """The entry of key: loaded when present, sound and valid(meta), else
     built by build(staging_folder) -> metadata and committed.
 
@@ -374,7 +375,7 @@ def fetch(key: str, build, valid=None, root: Path | None = None) -> dict:
     retried = False
     while True:
         try:
-            return _fetch_in(key, build, valid, root)
+            return _fetch_in(key, build, valid, root, library)
         except _CacheTrouble as trouble:
             exc = trouble.__cause__
             if isinstance(exc, FileNotFoundError) and not retried:
@@ -391,16 +392,16 @@ class _CacheTrouble(Exception):
     """Wraps an error of the cache's own file operations (never of the build)."""
 
 
-def _fetch_in(key: str, build, valid, root: Path) -> dict:
+def _fetch_in(key: str, build, valid, root: Path, library: str) -> dict:
     with _cache_ops():
-        meta = load(key, root)
+        meta = load(key, root, library)
     if meta is not None and (valid is None or valid(meta)):
         return meta
     with _cache_ops():
         lock = _acquire(key, root)
     try:
         with _cache_ops():
-            meta = load(key, root)
+            meta = load(key, root, library)
         if meta is not None and (valid is None or valid(meta)):
             return meta
         with _cache_ops():
@@ -409,7 +410,7 @@ def _fetch_in(key: str, build, valid, root: Path) -> dict:
         try:
             meta = build(staging)
             with _cache_ops():
-                return commit(key, staging, meta, root)
+                return commit(key, staging, meta, root, library)
         except BaseException:
             import shutil
 

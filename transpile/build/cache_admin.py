@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import trust
 from .cache import SET_ASIDE, Invalid, cache_root, read_entry, remove, stale_staging
+from .pch import FOLDER as PCH_FOLDER
 
 
 def _entry_dirs(root: Path):
@@ -97,6 +98,7 @@ def clear(older_than_days: float | None = None, root: Path | None = None) -> int
     if older_than_days is None:
         for p in leftovers(root):
             remove(p)
+        remove(root / PCH_FOLDER)  # precompiled headers (build/pch.py): rebuilt by the next quick build
     return removed
 
 

@@ -45,7 +45,8 @@ def _convert(src: T.Type, dst: T.Type) -> str:
 
 
 def source(t: T.Instance, options) -> tuple[str, dict]:
-    from ..cxx.lower import BASE_HEADERS, ModuleLowerer
+    from ..cxx.lower import ModuleLowerer
+    from ..cxx.prelude import BASE_HEADERS
     from ..cxx.lower_classes import OBJECT_HEADER, field_name, layouts_in, struct_decl, struct_name
     from ..cxx.model import CxxFunction, CxxModule, Line
     from ..cxx.names import symbol

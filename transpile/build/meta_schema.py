@@ -67,7 +67,7 @@ FIELDS = {
     "regions": _list_of(_region), "fallbacks": _list_of(lambda r: isinstance(r, dict)),
     "layouts": lambda v: isinstance(v, list), "uses_objects": lambda v: isinstance(v, bool),
     "aot": lambda v: isinstance(v, bool), "deps": _deps, "layout": _str,
-    "releases_gil": lambda v: isinstance(v, bool),
+    "releases_gil": lambda v: isinstance(v, bool), "header": _str,
 }
 REQUIRED = ("library_size", "library_sha256", "created", "signature")
 
@@ -82,7 +82,7 @@ def problem(meta) -> str | None:
     for name, check in FIELDS.items():
         if name in meta and not check(meta[name]):
             return f"meta.json has an invalid '{name}'"
-    if "symbol" not in meta and "symbols" not in meta:
+    if "symbol" not in meta and "symbols" not in meta and "header" not in meta:  # header: build/pch.py's
         return "meta.json names no entry symbol"
     if "symbol" in meta and "result_desc" not in meta and "result_type_ser" not in meta:
         return "meta.json gives no result type"

@@ -79,27 +79,54 @@ def usable(compiler: Compiler) -> str | None:
     if marker is not None and marker.is_file():
         return None
     problem = _probe(compiler)
-    if problem is None and marker is not None:
-        with contextlib.suppress(OSError):
-            marker.parent.mkdir(mode=0o700, exist_ok=True)
-            marker.touch()
+    if problem is None:
+        _remember(marker)
     return problem
 
 
-def _probe_marker(compiler: Compiler):
-    """The file that says this compiler binary passed the probe: in the folder
-    of the cache's signing key (which outlives any cache directory), or None
-    when that folder cannot be trusted."""
+def _probe_marker(compiler: Compiler, variant: str = ""):
+    """The file that says this compiler binary passed the probe (variant: with
+    other flags, or failed it with them): in the folder of the cache's signing
+    key (which outlives any cache directory), or None when that folder cannot
+    be trusted."""
     from ..hashing import sha256
     from . import trust
 
     if trust.key_problem():
         return None
-    digest = sha256(f"{compiler.identity}\n{_PROBE}".encode()).hexdigest()[:32]
+    digest = sha256(f"{compiler.identity}\n{_PROBE}{variant}".encode()).hexdigest()[:32]
     return trust.config_dir() / "compilers" / digest
 
 
-def _probe(compiler: Compiler) -> str | None:
+def _remember(marker) -> None:
+    if marker is not None:
+        with contextlib.suppress(OSError):
+            marker.parent.mkdir(mode=0o700, exist_ok=True)
+            marker.touch()
+
+
+# GNU gold links a module with about a third of ld.bfd's instructions (the
+# cold seed's library: 38 M instead of 128 M, ~30 ms), so it links where the
+# compiler can use it: a probe linked with it must load and run (once per
+# compiler binary; the answer is remembered beside usable()'s).  The linker
+# does not change the code, so it is no part of the cache key: command()
+# adds it, not flags().
+FAST_LINKER = "-fuse-ld=gold"
+
+
+@lru_cache(maxsize=None)
+def linker_flags(compiler: Compiler) -> tuple[str, ...]:
+    works, fails = _probe_marker(compiler, f" {FAST_LINKER}"), _probe_marker(compiler, f" no {FAST_LINKER}")
+    if works is not None and works.is_file():
+        return (FAST_LINKER,)
+    if fails is not None and fails.is_file():
+        return ()
+    ok = _probe(compiler, (FAST_LINKER,)) is None
+    _remember(works if ok else fails)
+    return (FAST_LINKER,) if ok else ()
+
+
+def _probe(compiler: Compiler, extra: tuple = ()) -> str | None:
     import ctypes
     import subprocess
     import tempfile
@@ -108,7 +135,7 @@ def _probe(compiler: Compiler) -> str | None:
         src, lib = os.path.join(d, "probe.cpp"), os.path.join(d, "probe.so")
         with open(src, "w") as f:
             f.write(_PROBE)
-        cmd = [compiler.path, "-std=c++20", "-fPIC", "-shared", "-O0", src, "-o", lib]
+        cmd = [compiler.path, "-std=c++20", "-fPIC", "-shared", "-O0", *extra, src, "-o", lib]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -247,9 +274,10 @@ def random_inputs(source_path: str) -> tuple[list[str], list[str]]:
 
 
 def command(source_path: str, output_path: str, options, portable: bool = False,
-            tier: str = OPTIMIZED) -> list[str]:
+            tier: str = OPTIMIZED, prelude: bool = True) -> list[str]:
     """The compiler command for one translation unit (portable: no -march=native,
-    for artifacts that ship)."""
+    for artifacts that ship; prelude: with the precompiled prelude a quick
+    build started, build/pch.py)."""
     includes, libs = random_inputs(source_path)
     if options.backend != "cpu":
         from . import backends
@@ -263,7 +291,22 @@ def command(source_path: str, output_path: str, options, portable: bool = False,
     cmd_flags = [f for f in flags(options, tier) if not (portable and f == "-march=native")]
     if uses_openmp(source_path):
         cmd_flags.append("-fopenmp")
-    return [compiler.path, *cmd_flags, *includes, source_path, "-o", output_path, *libs]
+    elif prelude and tier == QUICK and not portable:  # built with exactly these flags
+        from . import pch
+
+        includes = [*pch.include_flags(source_path, options, compiler, cmd_flags), *includes]
+    return [compiler.path, *cmd_flags, *linker_flags(compiler), *includes, source_path, "-o", output_path, *libs]
+
+
+def precompile_prelude(options, root=None) -> None:
+    """Starts compiling the prelude of a quick build's module (build/pch.py)
+    while its function is translated; nothing without a usable compiler (the
+    build reports that)."""
+    compiler = find_compiler(required=False)
+    if options.backend == "cpu" and compiler is not None and usable(compiler) is None:
+        from . import pch
+
+        pch.start(options, compiler, flags(options, QUICK), root)
 
 
 def compile_shared(source_path: str, output_path: str, options, python_lines: dict | None = None,
@@ -279,18 +322,25 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
     from .. import timing
     from .progress import compiling
 
-    cmd = command(source_path, output_path, options, portable, tier)
+    def run(cmd):
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=started is not None) as proc:  # killed as a group
+            if started is not None:
+                started(proc)
+            try:
+                return proc, proc.communicate(timeout=600)[1]
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
+
+    with timing.phase("compile"):  # a quick build's may wait for its precompiled prelude
+        cmd = command(source_path, output_path, options, portable, tier)
     try:
         with compiling(source_path) if progress else contextlib.nullcontext(), timing.phase("compile"):
-            with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  start_new_session=started is not None) as proc:  # killed as a group
-                if started is not None:
-                    started(proc)
-                try:
-                    _, stderr = proc.communicate(timeout=600)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    raise GeneratedCodeError("the C++ compiler took more than 10 minutes") from None
+            proc, stderr = run(cmd)
+            if proc.returncode != 0 and "-include" in cmd:  # whatever went wrong with the prelude: without it
+                cmd = command(source_path, output_path, options, portable, tier, prelude=False)
+                proc, stderr = run(cmd)
     except OSError as exc:
         raise CompileError(f"cannot run the C++ compiler {cmd[0]}: {exc}") from None
     if proc.returncode != 0:

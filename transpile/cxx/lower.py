@@ -29,9 +29,10 @@ from .lower_lambdas import LambdaLowering
 from .lower_functions import FunctionValueLowering, function_header
 from .lower_globals import GlobalsLowering
 from .lower_regions import RegionLowering
-from . import lower_records, vector_clones
+from . import lower_records, prelude, vector_clones
 from ..library.random_lib import H_RANDOM
 from .model import CExpr, CxxConstant, CxxEntry, CxxFunction, CxxModule, Line
+from .prelude import BASE_HEADERS
 from .names import alt_slot, bound_flag, kind_slot, local_name, symbol, weak_flag
 from .types import ctype, literal
 
@@ -40,8 +41,6 @@ from .types import ctype, literal
 _ARRAY_EVAL = re.compile(r"\btr::(?:assign|eval|copy_as)\b|\btr::(?:binary|unary|select)<")
 PARALLEL_EXPR_DEFINE = "#define TR_PARALLEL_EXPR 1"
 
-BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
-                "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
 
 
 RECURSION_HEADER = "transpile_rt/recursion.hpp"
@@ -105,8 +104,7 @@ class ModuleLowerer:
         if self.recursive:
             self.include(RECURSION_HEADER)
         functions = [FunctionLowerer(self, tf).lower() for tf in self.program.order]
-        defines = [f"#define TR_BOUNDSCHECK {int(self.options.boundscheck)}",
-                   f"#define TR_UNIT_PATHS {int(self.options.jit_level == 'O1')}"]
+        defines = prelude.defines(self.options)
         if self.parallel_exprs(functions):
             defines.append(PARALLEL_EXPR_DEFINE)
         title = f"{entry.hir.qualname}({', '.join(str(t) for t in entry.arg_types)}) -> {entry.return_type}"
