@@ -107,3 +107,13 @@ def container_operand_before_index(k, a):
     # d[k] is a list (not a scalar) whose KeyError comes before a[5]'s IndexError
     d = {1: [1.0]}
     return d[k], a[5]
+
+
+def array_variable_given_a_maybe_array(a0, a1, c):
+    # seed 9401 #2692: v3 is an array or a float by path; storing it into the
+    # array variable v2 made C++ g++ rejected (now: the function runs in CPython)
+    v2 = a0 * 2.0
+    v3 = (a0 / a1) if c > 0 else 1.0
+    if c > 5:
+        v2 = v3                     # never read again
+    return 10,

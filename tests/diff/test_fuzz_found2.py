@@ -75,3 +75,18 @@ def test_a_path_conflict_holds_only_that_variable():
     assert sorted(lines) == [first + 1, first + 3, first + 4, first + 5]  # t = 0.0, w = ..., t += w, return t
     assert "operator.pos" in lines[first + 3]  # its own reason
     assert "'w' is a Python object" in lines[first + 4] and "'t' is a Python object" in lines[first + 5]
+
+
+def test_a_maybe_array_stored_in_an_array_variable_runs_in_cpython():
+    """Not a C++ compile error (a bug report): a path conflict, said as such."""
+    a, b = np.arange(1.0, 4.0), np.arange(2.0, 5.0)
+    jitted = jit(funcs.array_variable_given_a_maybe_array)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for c in (1, -1, 7, -7):
+            expected = outcome(funcs.array_variable_given_a_maybe_array, (a, b, c))
+            got = outcome(jitted, (a, b, c))
+            assert got[0] == expected[0] and same(got[1], expected[1])
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "failed to compile" in m], messages
+    assert [m for m in messages if "depending on the path" in m], messages

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..diagnostics import TypingError
+from ..diagnostics import PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
@@ -434,6 +434,9 @@ class ExprLowerer:
     def convert(self, x: CExpr, src: T.Type, dst: T.Type) -> str:
         """C++ text of value x (type src) as a value of type dst."""
         if isinstance(dst, T.Array):
+            if src == T.ANY:  # its type is known only when it runs: CPython's may not be an array at all
+                raise PathTypeConflict(f"a value that may or may not be a {dst.spell()} depending on the path "
+                                       "is stored where compiled code holds that array")
             code = self.ev(x)
             if src != dst:
                 return f"{ctype(dst)}({code})"
