@@ -346,6 +346,7 @@ class JitFunction:
 
     def _key(self, arg_types: tuple, tier: str | None = None) -> str:
         from .build.toolchain import OPTIMIZED, device_identity, find_compiler, flags, native_cpu
+        from .numpy_loops import complex_multiply_fma
         from .resources import fingerprint
         import numpy
 
@@ -362,7 +363,7 @@ class JitFunction:
             self.options.key(), compiler.identity if compiler else None,
             build_flags, native_cpu() if "-march=native" in build_flags else None,
             device_identity(self.options),
-            sys.implementation.cache_tag, numpy.__version__,
+            sys.implementation.cache_tag, numpy.__version__, complex_multiply_fma(),
             "asserts stripped (python -O)" if sys.flags.optimize else "asserts",
         ])
 

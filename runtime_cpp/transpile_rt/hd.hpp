@@ -37,3 +37,21 @@
 #define TR_DEVICE_PASS 0
 #define TR_NORETURN [[noreturn]]
 #endif
+
+// Functions whose result must not change when the target has FMA (-march=
+// native at jit_level O1): GCC would otherwise fuse a*b+c, and NumPy's and
+// CPython's results (built for baseline x86-64) are unfused.  GCC 12's SLP
+// vectorizer also forms fused complex multiply-adds (vfmaddsub) even with
+// fp-contract=off, so TR_NO_FP_CONTRACT turns SLP off too;
+// TR_NO_FP_CONTRACT_VEC keeps it for code with no mixed add/sub lanes
+// (pairwise summation of reals).
+#if defined(__clang__)
+#define TR_NO_FP_CONTRACT
+#define TR_NO_FP_CONTRACT_VEC
+#elif defined(__GNUC__)
+#define TR_NO_FP_CONTRACT __attribute__((optimize("fp-contract=off", "no-tree-slp-vectorize")))
+#define TR_NO_FP_CONTRACT_VEC __attribute__((optimize("fp-contract=off")))
+#else
+#define TR_NO_FP_CONTRACT
+#define TR_NO_FP_CONTRACT_VEC
+#endif

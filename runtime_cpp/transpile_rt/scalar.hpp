@@ -247,6 +247,30 @@ template <class T> constexpr complex_t<T> operator-(complex_t<T> a) { return {-a
 template <class T> constexpr complex_t<T> operator*(complex_t<T> a, complex_t<T> b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
+
+// NumPy's complex multiply and square loops (arrays, and ufunc calls): fused
+// where the installed NumPy's loop fuses on this CPU, which
+// transpile/numpy_loops.py asks it (bits: 1 complex64 multiply, 2 complex128
+// multiply, 4 and 8 the same for square); its scalar operators never fuse
+// (operator* above).
+#ifndef TR_NUMPY_CMUL_FMA
+#define TR_NUMPY_CMUL_FMA 0
+#endif
+// (Never contracted: a module is built with -ffp-contract=off, and so must
+// this be where a harness builds the headers with other flags.)
+template <int Bit, class T> TR_NO_FP_CONTRACT TR_HD inline complex_t<T> loop_cmul(complex_t<T> a, complex_t<T> b) {
+    constexpr int shift = Bit + (sizeof(T) == 8 ? 1 : 0);
+    if constexpr (((TR_NUMPY_CMUL_FMA >> shift) & 1) != 0) {
+        if constexpr (sizeof(T) == 4)
+            return {__builtin_fmaf(a.re, b.re, -(a.im * b.im)), __builtin_fmaf(a.re, b.im, a.im * b.re)};
+        else
+            return {__builtin_fma(a.re, b.re, -(a.im * b.im)), __builtin_fma(a.re, b.im, a.im * b.re)};
+    } else {
+        return a * b;
+    }
+}
+template <class T> TR_HD inline complex_t<T> loop_multiply(complex_t<T> a, complex_t<T> b) { return loop_cmul<0>(a, b); }
+template <class T> TR_HD inline complex_t<T> loop_square(complex_t<T> a) { return loop_cmul<2>(a, a); }
 // NumPy's complex division (Smith's method through a reciprocal of the
 // denominator: other bits than CPython's, which divides, py::cquot).
 template <class T> TR_HD inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {

@@ -2,6 +2,7 @@
 // axpy(float32, float32[::1], float32[::1]) -> float32[::1]
 #define TR_BOUNDSCHECK 1
 #define TR_UNIT_PATHS 0
+#define TR_NUMPY_CMUL_FMA <this NumPy>
 #include "transpile_rt/array.hpp"
 #include "transpile_rt/expr.hpp"
 #include "transpile_rt/index.hpp"

@@ -2,6 +2,7 @@
 // jacobi(float64[:, ::1], int) -> float64[:, ::1]
 #define TR_BOUNDSCHECK 1
 #define TR_UNIT_PATHS 1
+#define TR_NUMPY_CMUL_FMA <this NumPy>
 #define TR_PARALLEL_EXPR 1
 #include "transpile_rt/array.hpp"
 #include "transpile_rt/expr.hpp"

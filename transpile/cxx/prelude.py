@@ -4,13 +4,16 @@ depend on the options only), so the build layer can precompile them while
 the function is being translated (build/pch.py)."""
 from __future__ import annotations
 
+from ..numpy_loops import complex_multiply_fma
+
 BASE_HEADERS = ["transpile_rt/array.hpp", "transpile_rt/expr.hpp", "transpile_rt/index.hpp",
                 "transpile_rt/ops/operators.hpp", "transpile_rt/ops/python.hpp"]
 
 
 def defines(options) -> list[str]:
     return [f"#define TR_BOUNDSCHECK {int(options.boundscheck)}",
-            f"#define TR_UNIT_PATHS {int(options.jit_level == 'O1')}"]
+            f"#define TR_UNIT_PATHS {int(options.jit_level == 'O1')}",
+            f"#define TR_NUMPY_CMUL_FMA {complex_multiply_fma()}"]
 
 
 def lines(options) -> list[str]:

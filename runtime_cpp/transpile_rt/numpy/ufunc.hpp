@@ -233,19 +233,6 @@ template <class T> TR_HD inline T c_abs(complex_t<T> z) {
     return h * larger;
 }
 
-template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> cmul(complex_t<T> a, complex_t<T> b) {
-    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
-
-template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> c_reciprocal(complex_t<T> x) {
-    if (fm::fabs(x.im) <= fm::fabs(x.re)) {
-        T r = x.im / x.re, d = x.re + x.im * r;
-        return {T(1) / d, -r / d};
-    }
-    T r = x.re / x.im, d = x.re * r + x.im;
-    return {r / d, T(-1) / d};
-}
-
 template <class F> TR_NO_FP_CONTRACT TR_HD F logaddexp2(F x, F y) {
     if (x == y) return F(x + 1);  // infinities of one sign
     F d = x - y;
@@ -253,43 +240,6 @@ template <class F> TR_NO_FP_CONTRACT TR_HD F logaddexp2(F x, F y) {
     if (d > 0) return F(x + log2e * fm::log1p(fm::exp2(-d)));
     if (d <= 0) return F(y + log2e * fm::log1p(fm::exp2(d)));
     return d;  // NaN
-}
-
-// NumPy's nc_pow (products unfused, as NumPy's are).
-template <class T> TR_NO_FP_CONTRACT TR_HD complex_t<T> c_pow(complex_t<T> a, complex_t<T> b) {
-    using Cx = complex_t<T>;
-    if (b.re == 0 && b.im == 0) return Cx(T(1), T(0));
-    if (a.re == 0 && a.im == 0) {
-        if (b.re > 0) return Cx(T(0), T(0));
-        return Cx(fm::nan<T>(), fm::nan<T>());
-    }
-    if (b.im == 0 && b.re == T(int64_t(b.re)) && b.re > -100 && b.re < 100) {
-        int64_t n = int64_t(b.re);
-        if (n == 1) return a;
-        if (n == 2) return cmul(a, a);
-        if (n == 3) return cmul(a, cmul(a, a));
-        int64_t m = n < 0 ? -n : n, mask = 1;
-        Cx aa(T(1), T(0)), p = a;
-        for (;;) {
-            if (m & mask) aa = cmul(aa, p);
-            mask <<= 1;
-            if (m < mask || mask <= 0) break;
-            p = cmul(p, p);
-        }
-        if (b.re < 0) {
-            // NumPy's cdiv of 1 by aa.
-            T ar = aa.re, ai = aa.im, abs_r = fm::fabs(ar), abs_i = fm::fabs(ai);
-            if (abs_r >= abs_i) {
-                if (abs_r == 0 && abs_i == 0) return Cx(T(1) / abs_r, T(0) / abs_r);
-                T rat = ai / ar, scl = T(1) / (ar + ai * rat);
-                return Cx(scl, -rat * scl);
-            }
-            T rat = ar / ai, scl = T(1) / (ai + ar * rat);
-            return Cx(rat * scl, -scl);
-        }
-        return aa;
-    }
-    return c_exp(cmul(b, c_log(a)));
 }
 
 }  // namespace detail
@@ -387,7 +337,7 @@ struct sign {
 
 struct square {
     template <class T> TR_HD static T apply(T x) {
-        if constexpr (is_complex<T>::value) return detail::cmul(x, x);
+        if constexpr (is_complex<T>::value) return loop_square(x);
         else return T(x * x);
     }
 };
@@ -395,7 +345,7 @@ struct square {
 struct reciprocal {
     template <class T> TR_HD static T apply(T x) {
         if constexpr (is_complex<T>::value) {
-            return detail::c_reciprocal(x);
+            return op::creciprocal(x);
         } else if constexpr (is_float<T>::value) {
             return T(1) / x;
         } else {
@@ -502,7 +452,7 @@ struct copysign {
 
 struct power {
     template <class T> TR_HD static T apply(T a, T b) {
-        if constexpr (is_complex<T>::value) return detail::c_pow(a, b);
+        if constexpr (is_complex<T>::value) return op::cpow(a, b);
         else if constexpr (is_float<T>::value) return b == T(0.5) ? fm::sqrt(a) : fm::pow(a, b);  // NumPy's fast path
         else if constexpr (detail::is_bool<T>) return T(a || !b);
         else return op::ipow(a, b);  // ValueError for negative exponents

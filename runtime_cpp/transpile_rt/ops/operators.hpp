@@ -25,6 +25,7 @@ struct sub { template <class T> TR_HD static T apply(T a, T b) { return T(a - b)
 struct mul {
     template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (sizeof(T) == 1 && T(2) == T(1)) return a && b;
+        else if constexpr (is_complex<T>::value) return loop_multiply(a, b);  // NumPy's loop (scalar.hpp)
         else return T(a * b);
     }
 };
@@ -212,12 +213,14 @@ struct pow_scalar_exponent {
     }
 };
 
-// A complex array to the power of a Python int -1, or of a Python float
-// 0.5: NumPy 2 calls np.reciprocal / np.sqrt for these (its
-// fast_scalar_power); a NumPy scalar exponent goes through the power loop.
+// A complex array to the power of a Python int -1 or 2, or of a Python
+// float 0.5: NumPy 2 calls np.reciprocal / np.square / np.sqrt for these
+// (its fast_scalar_power); a NumPy scalar exponent goes through the power
+// loop.
 struct cpow_python_int {
     template <class T> TR_HD static T apply(T a, T b) {
         if (b.im == 0 && b.re == -1) return creciprocal(a);
+        if (b.im == 0 && b.re == 2) return loop_square(a);
         return pow::apply(a, b);
     }
 };
