@@ -117,3 +117,10 @@ def array_variable_given_a_maybe_array(a0, a1, c):
     if c > 5:
         v2 = v3                     # never read again
     return 10,
+
+
+def python_float_or_np_float64_into_python(a):
+    # seed 9501 #964: v is a Python float or an np.float64 by path; the
+    # statement that runs as Python received an np.float64 either way
+    v = (a - 1.0) or -0.0
+    return str(type(v)), (v < 2.0 > v) // (not np.int8(-1))

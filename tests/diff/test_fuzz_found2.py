@@ -47,6 +47,8 @@ def same(a, b):
     (funcs.container_operand_before_index, (2, np.arange(2.0))),
     (funcs.container_operand_before_index, (1, np.arange(2.0))),
     (funcs.container_operand_before_index, (1, np.arange(6.0))),
+    (funcs.python_float_or_np_float64_into_python, (np.int32(1),)),
+    (funcs.python_float_or_np_float64_into_python, (np.int32(2),)),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

@@ -56,3 +56,10 @@ def test_body_on_the_def_line_compiles():
     assert one_line(2, 3) == 7
     assert one_line.signatures == [(T.INT, T.INT)]
     assert one_line.fallbacks() == []
+
+
+@pytest.mark.parametrize("text", ["(int, float64[:])", "int64)", "2i"])
+def test_a_malformed_signature_is_a_clear_value_error(text):
+    """Not a SyntaxError from NumPy's dtype parser (`transpile show --signature`)."""
+    with pytest.raises(ValueError, match="unknown type|is not supported"):
+        T.parse_signature(text)

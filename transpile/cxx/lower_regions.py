@@ -50,6 +50,8 @@ class RegionLowering:
         for n in ins:
             t = var_types[n]
             weak = ", true" if isinstance(t, T.Scalar) and t.weak else ""
+            if n in self.tf.path_types.tagged:  # a Python float or an np.float64 by path: its flag says which
+                weak = f", {self.weak_flag_of(n)}"
             if isinstance(t, (T.Dict, T.Set)):  # fallback code reads a copy (a new Python dict/set)
                 boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
                 continue

@@ -62,8 +62,9 @@ def parse_type(text: str) -> Type:
 def _dtype_name(text: str) -> str:
     try:
         name = np.dtype(text).name
-    except TypeError:
-        raise ValueError(f"unknown type {text!r}") from None
+    except (TypeError, ValueError, SyntaxError):  # NumPy parses "(int" and "2i" as dtype expressions
+        raise ValueError(f"unknown type {text!r}: write types like \"float64[:], int64\" "
+                         "(no parentheses)") from None
     if name not in DTYPES:
         raise ValueError(f"dtype {name} is not supported; supported: {', '.join(DTYPES)}")
     return name

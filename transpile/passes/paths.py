@@ -276,6 +276,8 @@ class _Checker:
                 found = {self.def_type(d, name) for d in defs} - {None}
                 if any(differs(t, self.tf.var_types.get(name)) for t in found):
                     raise self.not_compilable(s, name, found, "the statement that runs as Python")
+                if any(d in self.dynamic for d in defs):  # a Python float or an np.float64 by path:
+                    self.tagged.add(name)  # Python receives it as the type its flag says (lower_regions)
         for s in returns(self.typer.fn.body):
             if s.value is None or s in self.tf.fallbacks or s.value not in self.tf.types:
                 continue
