@@ -124,3 +124,10 @@ def python_float_or_np_float64_into_python(a):
     # statement that runs as Python received an np.float64 either way
     v = (a - 1.0) or -0.0
     return str(type(v)), (v < 2.0 > v) // (not np.int8(-1))
+
+
+def max_of_python_float_and_np_float64(x, y):
+    # seed 9501 #3491: max/min return the argument they pick, a Python float
+    # or an np.float64, where the types differ only in that
+    v = max(x, y)
+    return max(x, y), min(x, y), v, v * 2.0, max(0.0, y * x)

@@ -49,6 +49,10 @@ def same(a, b):
     (funcs.container_operand_before_index, (1, np.arange(6.0))),
     (funcs.python_float_or_np_float64_into_python, (np.int32(1),)),
     (funcs.python_float_or_np_float64_into_python, (np.int32(2),)),
+    (funcs.max_of_python_float_and_np_float64, (0.0, np.float64(-1.0))),
+    (funcs.max_of_python_float_and_np_float64, (-1.0, np.float64(0.5))),
+    (funcs.max_of_python_float_and_np_float64, (np.float64(2.0), 1.0)),
+    (funcs.max_of_python_float_and_np_float64, (np.float64(2.0), np.float64(3.0))),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

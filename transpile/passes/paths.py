@@ -113,9 +113,11 @@ class _Checker:
             found = set()  # max(3, 2.5) is 3, an int: the argument picked keeps its type
             for a in node.args:
                 found |= self.types_of(a) or ({self.tf.types[a]} if a in self.tf.types else set())
-            if all(isinstance(t, T.Scalar) for t in found) and any(differs(t, static) for t in found) \
-                    and not weak_only(found, static):
+            if all(isinstance(t, T.Scalar) for t in found) and any(differs(t, static) for t in found):
                 result = found
+                if weak_only(found, static) and len(node.args) == 2:
+                    # max(0.0, np.float64(x)) is 0.0, a Python float, when it picks it: a flag says which
+                    self.weak_calls[node] = self.typer.const(node.func).__name__
         elif isinstance(node, h.Compare) and len(node.ops) > 1:
             result = chain_types(self, node)
         elif isinstance(node, (h.BoolOp, h.IfExp)):

@@ -3,6 +3,7 @@
 // backend='ascend': built with the CANN toolkit's bisheng with -DTRANSPILE_BACKEND_ASCEND (prange loops are Ascend C kernels); transpile_rt/backend/parallel.hpp picks the device parts by TRANSPILE_BACKEND_CUDA / TRANSPILE_BACKEND_ASCEND / neither (CPU)
 #define TR_BOUNDSCHECK 1
 #define TR_UNIT_PATHS 0
+#define TR_NUMPY_CMUL_FMA <this NumPy>
 #include "transpile_rt/array.hpp"
 #include "transpile_rt/expr.hpp"
 #include "transpile_rt/index.hpp"
