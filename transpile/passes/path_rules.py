@@ -289,6 +289,20 @@ def picked_argument(checker, node, parent) -> bool:
     return all(weak_only(checker.types_of(a) or {checker.tf.types.get(a)}, result) for a in parent.args)
 
 
+def picked_types(checker, node, static):
+    """The types max(a, b, ...) / min(...) may have, where they differ from its
+    static type: max(3, 2.5) is 3, an int; max(0.0, np.float64(x)) is 0.0, a
+    Python float, when it picks it (two arguments: a flag says which)."""
+    found = set()
+    for a in node.args:
+        found |= checker.types_of(a) or ({checker.tf.types[a]} if a in checker.tf.types else set())
+    if not (all(isinstance(t, T.Scalar) for t in found) and any(differs(t, static) for t in found)):
+        return None
+    if weak_only(found, static) and len(node.args) == 2:
+        checker.weak_calls[node] = checker.typer.const(node.func).__name__
+    return found
+
+
 def statement_of(parent: dict, node):
     """The statement whose own code evaluates node (an `if`: its test)."""
     while node is not None and not isinstance(node, h.Stmt):

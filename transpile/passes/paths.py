@@ -37,6 +37,7 @@ from ..hir import types as T
 from . import fallback, reaching
 from ..hir import promote
 from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, choice_parts, conflict_subject,
+                         picked_types,
                          converts_exactly, differs, ints_fit, link, picked_argument, pure, returns, same_storage,
                          same_value_use, semantics_by_flags, spelled, statement_of, statements, weak_only,
                          weakness_only, what)
@@ -110,14 +111,7 @@ class _Checker:
             result = {joined, T.Scalar(joined.dtype, weak=True)}
         elif isinstance(node, h.Call) and self.typer.const(node.func) in (max, min) and len(node.args) >= 2 \
                 and not node.keywords:
-            found = set()  # max(3, 2.5) is 3, an int: the argument picked keeps its type
-            for a in node.args:
-                found |= self.types_of(a) or ({self.tf.types[a]} if a in self.tf.types else set())
-            if all(isinstance(t, T.Scalar) for t in found) and any(differs(t, static) for t in found):
-                result = found
-                if weak_only(found, static) and len(node.args) == 2:
-                    # max(0.0, np.float64(x)) is 0.0, a Python float, when it picks it: a flag says which
-                    self.weak_calls[node] = self.typer.const(node.func).__name__
+            result = picked_types(self, node, static)
         elif isinstance(node, h.Compare) and len(node.ops) > 1:
             result = chain_types(self, node)
         elif isinstance(node, (h.BoolOp, h.IfExp)):
