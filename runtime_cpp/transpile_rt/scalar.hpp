@@ -273,7 +273,7 @@ template <class T> TR_HD inline complex_t<T> loop_multiply(complex_t<T> a, compl
 template <class T> TR_HD inline complex_t<T> loop_square(complex_t<T> a) { return loop_cmul<2>(a, a); }
 // NumPy's complex division (Smith's method through a reciprocal of the
 // denominator: other bits than CPython's, which divides, py::cquot).
-template <class T> TR_HD inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {
+template <class T> TR_NO_FP_CONTRACT TR_HD inline complex_t<T> operator/(complex_t<T> a, complex_t<T> b) {
     T ar = __builtin_fabs(b.re), ai = __builtin_fabs(b.im);
     if (ar >= ai) {
         if (ar == 0 && ai == 0) return {a.re / ar, a.im / ai};

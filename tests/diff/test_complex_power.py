@@ -49,11 +49,12 @@ def bits(v):
     return [("nan" if f != f else (f, math.copysign(1.0, f))) for f in arr.tolist()]
 
 
-def compiled(fn):
-    """fn under @jit, checked to run compiled (a compile error would run it
-    in CPython and compare CPython with itself)."""
-    jitted = jit(fn, fullgraph=True)
-    return jitted
+def compiled(fn, level):
+    """fn under @jit, checked to run compiled (fullgraph: a compile error
+    would otherwise run it in CPython and compare CPython with itself).  O1
+    builds with -march=native, where GCC's SLP vectorizer fuses complex
+    products unless the runtime forbids it (TR_NO_FP_CONTRACT)."""
+    return jit(fn, fullgraph=True, jit_level=level)
 
 
 def outcome(fn, *args):
@@ -74,9 +75,10 @@ def first_difference(want, got):
     return next((i, w, g) for i, (w, g) in enumerate(zip(want[1], got[1])) if w != g)
 
 
+@pytest.mark.parametrize("level", ["O0", "O1"])
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
-def test_numpy_complex_power_and_division(dtype):
-    compiled_fn = compiled(numpy_ops)
+def test_numpy_complex_power_and_division(dtype, level):
+    compiled_fn = compiled(numpy_ops, level)
     x = np.array(VALUES[:50], dtype=dtype)  # even: x[::2] * x[1::2]
     wrong = []
     for a in VALUES:
@@ -88,9 +90,10 @@ def test_numpy_complex_power_and_division(dtype):
     assert not wrong, f"{len(wrong)} differ, first: {wrong[:3]}"
 
 
+@pytest.mark.parametrize("level", ["O0", "O1"])
 @pytest.mark.parametrize("fn", [python_pow, python_div])
-def test_python_complex_power_and_division(fn):
-    compiled_fn = compiled(fn)
+def test_python_complex_power_and_division(fn, level):
+    compiled_fn = compiled(fn, level)
     wrong = []
     for a in VALUES:
         for b in EXPONENTS:

@@ -143,7 +143,7 @@ inline __complex__ float gnu_complex(complex_t<float> a) {
 // integer exponent below 100 in magnitude by products (1, 2 and 3 written
 // out, others by squaring from 1, a negative one then 1/r by NumPy's
 // division); anything else libm's cpow.
-template <class R> TR_HD inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b) {
+template <class R> TR_NO_FP_CONTRACT TR_HD inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b) {
     if (b.re == 0 && b.im == 0) return complex_t<R>(1, 0);
     if (a.re == 0 && a.im == 0) return b.re > 0 ? complex_t<R>(0, 0) : complex_t<R>(R(__builtin_nan("")), R(__builtin_nan("")));
     if (b.im == 0 && __builtin_fabs(b.re) < 100 && b.re == R(int64_t(b.re))) {
@@ -178,7 +178,7 @@ template <class R> TR_HD inline complex_t<R> cpow(complex_t<R> a, complex_t<R> b
 
 // np.reciprocal of a complex number (NumPy's own loop; `z ** -1` on an array
 // goes through it), and np.sqrt's (libm csqrt; `z ** 0.5` on an array).
-template <class R> TR_HD inline complex_t<R> creciprocal(complex_t<R> a) {
+template <class R> TR_NO_FP_CONTRACT TR_HD inline complex_t<R> creciprocal(complex_t<R> a) {
     if (__builtin_fabs(a.im) <= __builtin_fabs(a.re)) {
         const R r = a.im / a.re, d = a.re + a.im * r;
         return complex_t<R>(R(1) / d, -r / d);

@@ -10,7 +10,7 @@ namespace py {
 // CPython's complex quotient (_Py_c_quot): Smith's method dividing by the
 // denominator (NumPy multiplies by its reciprocal: scalar.hpp's operator/);
 // errno's EDOM for a zero divisor becomes `zero`.
-TR_HD inline complex_t<double> cquot(complex_t<double> a, complex_t<double> b, bool *zero = nullptr) {
+TR_NO_FP_CONTRACT TR_HD inline complex_t<double> cquot(complex_t<double> a, complex_t<double> b, bool *zero = nullptr) {
     const double br = __builtin_fabs(b.re), bi = __builtin_fabs(b.im);
     if (br >= bi) {
         if (br == 0) {
@@ -71,7 +71,7 @@ TR_HD inline double pow(double a, double b) {
 // errno decides the errors: EDOM (0 to a negative or complex power, or a
 // phase cos/sin cannot take) is ZeroDivisionError; a result with an
 // infinite part OverflowError.
-TR_HD inline complex_t<double> pow(complex_t<double> a, complex_t<double> b) {
+TR_NO_FP_CONTRACT TR_HD inline complex_t<double> pow(complex_t<double> a, complex_t<double> b) {
     bool edom = false;
     complex_t<double> p;
     if (b.im == 0 && b.re == __builtin_floor(b.re) && __builtin_fabs(b.re) <= 100) {
