@@ -53,6 +53,8 @@ def same(a, b):
     (funcs.max_of_python_float_and_np_float64, (-1.0, np.float64(0.5))),
     (funcs.max_of_python_float_and_np_float64, (np.float64(2.0), 1.0)),
     (funcs.max_of_python_float_and_np_float64, (np.float64(2.0), np.float64(3.0))),
+    (funcs.max_returned, (0.5, np.float64(0.25))), (funcs.max_returned, (0.25, np.float64(0.5))),
+    (funcs.max_returned, (np.float64(3.0), 0.5)),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

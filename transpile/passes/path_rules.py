@@ -154,7 +154,7 @@ def pure(node) -> bool:
     if isinstance(node, h.Subscript):
         return pure(node.value) and all(pure(i) for i in node.index)
     if isinstance(node, h.Call):
-        return isinstance(node.func, h.Name) and node.func.id == "abs" and all(pure(a) for a in node.args)
+        return isinstance(node.func, h.Name) and node.func.id in ("abs", "max", "min") and all(pure(a) for a in node.args)
     return False
 
 

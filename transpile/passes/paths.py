@@ -327,8 +327,8 @@ class _Checker:
             self.weak_items.add(parent.elts.index(node))  # the flag computed from its operands
             self.flag_reads.add(node)  # the return reads its flag
             return
-        if flagged and isinstance(parent, h.Return):
-            self.boxes_returns = True  # boxed with the flag computed from its operands
+        if flagged and isinstance(parent, h.Return):  # a max/min sets tr::ret_weak() (returns.py), others box
+            self.boxes_returns |= not (node in self.weak_calls and isinstance(self.tf.return_type, T.Scalar))
             self.flag_reads.add(node)  # the return reads its flag
             return
         if isinstance(parent, h.Return) and isinstance(node, h.Call) and self.weak_callee(node) is not None \

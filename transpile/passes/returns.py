@@ -28,6 +28,8 @@ def weak_varies(tf, program) -> bool:
         callee = direct_callee(tf, program, s.value)
         if callee is not None and callee.weak_returns:
             return True
+        if tf.path_types is not None and s.value in tf.path_types.weak_calls:
+            return True  # max/min returning the argument it picks, a Python float or an np.float64
         t = tf.types.get(s.value)
         if isinstance(t, T.Scalar):
             kinds.add(t.weak)
@@ -39,6 +41,8 @@ def site_flag(lowerer, s: h.Return):
     path_types = lowerer.tf.path_types
     if isinstance(s.value, h.Name) and path_types and s.value.id in path_types.tagged:
         return f"tr::ret_weak() = {lowerer.weak_flag_of(s.value.id)};"
+    if path_types and s.value in path_types.weak_calls:
+        return f"tr::ret_weak() = {lowerer.weak_code(s.value)};"
     callee = direct_callee(lowerer.tf, lowerer.program, s.value)
     if callee is not None and callee.weak_returns:
         return ""
