@@ -44,8 +44,11 @@
 // vectorizer also forms fused complex multiply-adds (vfmaddsub) even with
 // fp-contract=off, so TR_NO_FP_CONTRACT turns SLP off too;
 // TR_NO_FP_CONTRACT_VEC keeps it for code with no mixed add/sub lanes
-// (pairwise summation of reals).
-#if defined(__clang__)
+// (pairwise summation of reals).  A target without fused multiply-add
+// (x86-64's baseline: jit_level O0's builds) has nothing to fuse with, so
+// there the functions stay inlinable: GCC does not inline a function whose
+// optimize attributes differ from its caller's.
+#if defined(__clang__) || !defined(__FP_FAST_FMA)
 #define TR_NO_FP_CONTRACT
 #define TR_NO_FP_CONTRACT_VEC
 #elif defined(__GNUC__)

@@ -256,9 +256,14 @@ template <class T> constexpr complex_t<T> operator*(complex_t<T> a, complex_t<T>
 #ifndef TR_NUMPY_CMUL_FMA
 #define TR_NUMPY_CMUL_FMA 0
 #endif
-// (Never contracted: a module is built with -ffp-contract=off, and so must
-// this be where a harness builds the headers with other flags.)
-template <int Bit, class T> TR_NO_FP_CONTRACT TR_HD inline complex_t<T> loop_cmul(complex_t<T> a, complex_t<T> b) {
+// The unfused product never contracted: a module is built with
+// -ffp-contract=off, but GCC's SLP vectorizer still forms fused complex
+// multiply-adds where the target has them, and a harness may build the
+// headers with other flags.  The fused one is spelled out, so stays inlinable.
+template <class T> TR_NO_FP_CONTRACT TR_HD inline complex_t<T> unfused_cmul(complex_t<T> a, complex_t<T> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <int Bit, class T> TR_HD inline complex_t<T> loop_cmul(complex_t<T> a, complex_t<T> b) {
     constexpr int shift = Bit + (sizeof(T) == 8 ? 1 : 0);
     if constexpr (((TR_NUMPY_CMUL_FMA >> shift) & 1) != 0) {
         if constexpr (sizeof(T) == 4)
@@ -266,7 +271,7 @@ template <int Bit, class T> TR_NO_FP_CONTRACT TR_HD inline complex_t<T> loop_cmu
         else
             return {__builtin_fma(a.re, b.re, -(a.im * b.im)), __builtin_fma(a.re, b.im, a.im * b.re)};
     } else {
-        return a * b;
+        return unfused_cmul(a, b);
     }
 }
 template <class T> TR_HD inline complex_t<T> loop_multiply(complex_t<T> a, complex_t<T> b) { return loop_cmul<0>(a, b); }
