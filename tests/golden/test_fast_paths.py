@@ -182,21 +182,27 @@ def _gcc_clones_available(compiler) -> bool:
     return proc.returncode == 0 and int(proc.stdout.split(".")[0] or 0) >= 12
 
 
-def test_store_loop_vectorizes_in_every_clone(tmp_path):
-    """GCC's report on matmul's module, built with the default @jit's flags:
-    the inner loop `c[i, j] += aip * b[p, j]` vectorizes with 64-, 32- and
-    16-byte vectors, one width per clone (AVX-512, AVX2, the x86-64 baseline)."""
+def _vectorization_report(text: str, tmp_path) -> str:
+    """GCC's -fopt-info-vec-optimized report on a module built with the
+    default @jit's flags (skips where GCC cannot make per-CPU clones)."""
     from transpile.build import toolchain
 
     compiler = toolchain.find_compiler(required=False)
     if compiler is None or not _gcc_clones_available(compiler):
         pytest.skip("needs GCC >= 12 on x86-64")
-    text = cxx(*KERNELS["matmul"])
     src = tmp_path / "module.cpp"
     src.write_text(text)
     cmd = [compiler.path, *toolchain.flags(make_options()), "-fopt-info-vec-optimized", "-c", str(src),
            "-o", str(tmp_path / "module.o")]
-    report = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+
+
+def test_store_loop_vectorizes_in_every_clone(tmp_path):
+    """GCC's report on matmul's module, built with the default @jit's flags:
+    the inner loop `c[i, j] += aip * b[p, j]` vectorizes with 64-, 32- and
+    16-byte vectors, one width per clone (AVX-512, AVX2, the x86-64 baseline)."""
+    text = cxx(*KERNELS["matmul"])
+    report = _vectorization_report(text, tmp_path)
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines, 1) if "every index below in range" in line)
     end = next(i for i, line in enumerate(lines, 1) if CHECKED_COPY in line)
@@ -234,17 +240,8 @@ def test_speculated_nbody_loop_vectorizes(tmp_path):
     """GCC's report on nbody_step built with the default @jit's flags: the
     guarded copy's inner loop vectorizes (a branch or a throwing sqrt in it
     would stop that)."""
-    from transpile.build import toolchain
-
-    compiler = toolchain.find_compiler(required=False)
-    if compiler is None or not _gcc_clones_available(compiler):
-        pytest.skip("needs GCC >= 12 on x86-64")
     text = cxx(*KERNELS["nbody_step"])
-    src = tmp_path / "module.cpp"
-    src.write_text(text)
-    cmd = [compiler.path, *toolchain.flags(make_options()), "-fopt-info-vec-optimized", "-c", str(src),
-           "-o", str(tmp_path / "module.o")]
-    report = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+    report = _vectorization_report(text, tmp_path)
     lines = text.splitlines()
     inner = next(i for i, line in enumerate(lines, 1) if "for (int64_t tr_i3 = 0;" in line)
     assert re.search(rf"module\.cpp:{inner}:\d+: optimized: loop vectorized", report), report
