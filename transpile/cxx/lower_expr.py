@@ -110,13 +110,8 @@ class ExprLowerer:
             return CExpr(f"(static_cast<{WIDE_INT}>({a.code}) {op} static_cast<{WIDE_INT}>({b.code}))")
         if isinstance(result, T.Array):
             functor = functor_of(BINARY_UFUNCS[op])
-            if op == "**":  # NumPy's square/sqrt/reciprocal for a scalar 2, 0.5, -1 (operators.hpp)
-                scalar_exp = isinstance(bt, T.Scalar) or isinstance(bt, T.Array) and bt.ndim == 0
-                functor = "tr::op::pow_scalar_exponent" if scalar_exp and isinstance(at, T.Array) else "tr::op::pow"
-                if ops.compute.startswith("complex"):  # NumPy's fast paths take Python scalars only
-                    weak = isinstance(bt, T.Scalar) and bt.weak and isinstance(at, T.Array)
-                    functor = {(True, "i"): "tr::op::cpow_python_int", (True, "f"): "tr::op::cpow_python_float"}.get(
-                        (weak, getattr(bt, "kind", "")), "tr::op::pow")
+            if op == "**":
+                functor = _array_power(at, bt, ops.compute)
             if op not in COMPARISONS:
                 (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
@@ -448,6 +443,21 @@ class ExprLowerer:
         if isinstance(dst, T.Scalar):
             return f"tr::cast<{ctype(dst)}>({x.code})"
         return f"{ctype(dst)}({x.code})"
+
+
+def _array_power(base, exponent, compute: str) -> str:
+    """The functor of `array ** exponent` (operators.hpp).  NumPy computes a
+    scalar 2, 0.5 or -1 exponent as np.square / np.sqrt / np.reciprocal; for
+    complex arrays NumPy 2 does so only for a Python int (-1, 2) or a Python
+    float (0.5), a NumPy scalar exponent going through its power loop."""
+    scalar = isinstance(exponent, T.Scalar) or isinstance(exponent, T.Array) and exponent.ndim == 0
+    if not (scalar and isinstance(base, T.Array)):
+        return "tr::op::pow"
+    if not compute.startswith("complex"):
+        return "tr::op::pow_scalar_exponent"
+    if isinstance(exponent, T.Scalar) and exponent.weak:
+        return {"i": "tr::op::cpow_python_int", "f": "tr::op::cpow_python_float"}.get(exponent.kind, "tr::op::pow")
+    return "tr::op::pow"
 
 
 def _num(text: str):
