@@ -80,25 +80,30 @@ def first_difference(want, got):
 def test_numpy_complex_power_and_division(dtype, level):
     compiled_fn = compiled(numpy_ops, level)
     x = np.array(VALUES[:50], dtype=dtype)  # even: x[::2] * x[1::2]
-    wrong = []
+    wrong, returned = [], 0
     for a in VALUES:
         for b in EXPONENTS:
             args = (dtype(a), dtype(b), x)
             want, got = outcome(numpy_ops, *args), outcome(compiled_fn, *args)
+            returned += want[0] == "returns"
             if want != got:
                 wrong.append((a, b, first_difference(want, got)))
     assert not wrong, f"{len(wrong)} differ, first: {wrong[:3]}"
+    assert returned == len(VALUES) * len(EXPONENTS)  # every case compared values, none only an exception
 
 
 @pytest.mark.parametrize("level", ["O0", "O1"])
 @pytest.mark.parametrize("fn", [python_pow, python_div])
 def test_python_complex_power_and_division(fn, level):
     compiled_fn = compiled(fn, level)
-    wrong = []
+    wrong, outcomes = [], set()
     for a in VALUES:
         for b in EXPONENTS:
             b = complex(b)
             want, got = outcome(fn, a, b), outcome(compiled_fn, a, b)
+            outcomes.add(want[1] if want[0] == "raises" else "returns")
             if want != got:
                 wrong.append((a, b, want, got))
     assert not wrong, f"{len(wrong)} differ, first: {wrong[:3]}"
+    # values and each of CPython's errors were compared
+    assert outcomes == {"returns", "ZeroDivisionError"} | ({"OverflowError"} if fn is python_pow else set())
