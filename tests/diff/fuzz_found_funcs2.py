@@ -111,7 +111,7 @@ def container_operand_before_index(k, a):
 
 def array_variable_given_a_maybe_array(a0, a1, c):
     # seed 9401 #2692: v3 is an array or a float by path; storing it into the
-    # array variable v2 made C++ g++ rejected (now: the function runs in CPython)
+    # array variable v2 made C++ g++ rejected (now: those two statements run as Python)
     v2 = a0 * 2.0
     v3 = (a0 / a1) if c > 0 else 1.0
     if c > 5:

@@ -43,3 +43,22 @@ def unknown_choice_meets_arithmetic(x0, a1, c):   # fuzz seed 8201, program 187 
     t = (v1 and x0) * 2           # an `and` of it
     x0 = 1.5                      # makes x0 a float or a uint8 by path
     return a1, t, (v1 if c else c) + 1
+
+
+def type_left_by_an_earlier_pass(a0):   # fuzz seed 9401, program 3011 (reduced)
+    v1 = a0[-1] % np.int32(a0)  # runs as Python: an int32 array
+    v1 = a0 * (v1 if a0[0] > 0 else np.uint8(1))  # compiles in the first typing pass only
+    v1[0] = -2
+    return v1
+
+
+def unknown_assigned_to_a_typed_parameter(x0, a2):   # fuzz seed 9501, program 4476 (reduced)
+    v1 = (-a2) / (-1.5 if np.complex128(2.0) != np.uint64(0) else np.int64(10))  # runs as Python: an array
+    x0 = v1
+    return a2
+
+
+def unknown_assigned_to_a_typed_parameter_then_read(x0, a2):
+    v1 = (-a2) / (-1.5 if np.complex128(2.0) != np.uint64(0) else np.int64(10))
+    x0 = v1
+    return x0 + 1

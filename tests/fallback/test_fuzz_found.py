@@ -66,3 +66,27 @@ def test_a_choice_between_values_of_unknown_type_keeps_their_type(args):
     for g, e in zip(got, expected):
         assert type(g) is type(e) and np.array_equal(g, e), (got, expected)
         assert getattr(g, "dtype", None) == getattr(e, "dtype", None)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (funcs.type_left_by_an_earlier_pass, (np.array([100, 254, 100], dtype=np.uint8),)),
+    (funcs.type_left_by_an_earlier_pass, (np.array([0, 254, 100], dtype=np.uint8),)),
+    (funcs.unknown_assigned_to_a_typed_parameter, (np.int8(0), np.array([2, 0], dtype=np.uint8))),
+    (funcs.unknown_assigned_to_a_typed_parameter_then_read, (np.int8(0), np.array([2, 0], dtype=np.uint8))),
+    (funcs.unknown_assigned_to_a_typed_parameter_then_read, (7, np.array([2.5]))),
+])
+def test_compiled_code_never_guesses_the_type_of_a_value_from_python(fn, args):
+    """A variable whose value comes from a statement that runs as Python
+    keeps that value's own type: a type left by a typing pass in which the
+    statement still compiled (a uint8 array where Python made int32) and a
+    typed variable assigned the value (an int8 parameter given an array)
+    raised TypeError where CPython returns."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = outcome(jit(fn), args)
+    assert not [w for w in caught if "failed to compile" in str(w.message)]
+    expected = outcome(fn, args)
+    assert type(got) is type(expected), (got, expected)
+    if not isinstance(expected, type):
+        np.testing.assert_array_equal(got, expected)
+        assert got.dtype == expected.dtype

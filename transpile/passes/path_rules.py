@@ -106,15 +106,6 @@ def chain_types(checker, node):
     return found if len(found) > 1 else None
 
 
-def choice_parts(node) -> list:
-    """The expressions whose value an `and`/`or`/conditional expression may be."""
-    if isinstance(node, h.BoolOp):
-        return [p for v in node.values for p in choice_parts(v)]
-    if isinstance(node, h.IfExp):
-        return choice_parts(node.body) + choice_parts(node.orelse)
-    return [node]
-
-
 def spelled(t) -> str:
     """A type in a conflict's message: np.bool_ apart from Python's bool."""
     return "np.bool_" if isinstance(t, T.Scalar) and t.dtype == "bool" and not t.weak else str(t)

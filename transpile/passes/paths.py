@@ -34,9 +34,9 @@ from __future__ import annotations
 from ..diagnostics import FunctionNotCompilable, PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
-from . import fallback, reaching
+from . import fallback, guesses, reaching
 from ..hir import promote
-from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, choice_parts, conflict_subject,
+from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject,
                          picked_types,
                          converts_exactly, differs, ints_fit, link, picked_argument, pure, returns, same_storage,
                          same_value_use, semantics_by_flags, spelled, statement_of, statements, weak_only,
@@ -193,15 +193,7 @@ class _Checker:
     def check(self):
         """Every use, until the assignments whose value may be a Python float
         or an np.float64 (self.dynamic) settle."""
-        for node, t in self.tf.coerce.items():  # float() of a value fallback code made would guess its type
-            if t != T.FLOAT:
-                continue
-            for part in choice_parts(node):  # `v`, or `v if c else w` whose value is v or w
-                if part in self.reach.uses and fallback.holdable(self.typer, part.id):
-                    raise Hold(part.id, PathTypeConflict(f"'{part.id}' holds a value of unknown type from a "
-                                                         "statement that runs as Python", part.loc))
-            if isinstance(node, (h.BoolOp, h.IfExp)):
-                raise self.not_compilable(node, None, {T.ANY}, "the operation it meets")
+        guesses.check(self.typer, self.reach, self.parent, self.not_compilable)
         while True:
             self.reset()
             self.check_uses()
