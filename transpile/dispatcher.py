@@ -186,10 +186,8 @@ class JitFunction:
         if kwargs or len(args) != len(params) or self._keyword_only or self._variadic:
             try:
                 bound = self._signature.bind(*args, **(kwargs or {}))
-            except TypeError as exc:
-                error = TypeError(f"{self.py_func.__name__}(): {exc}")
-                error._transpile_user_error = True  # the user's call is wrong: the bridge drops transpile's frames
-                raise error from None
+            except TypeError:
+                return self._call_that_does_not_bind(call)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
         if self._variadic:
@@ -254,6 +252,17 @@ class JitFunction:
 
             warnings.warn(TranspileFallbackWarning(report_text(self.py_func, spec["fallbacks"])), stacklevel=2)
         return self.dispatcher.call_compiled(tuple(args))
+
+    def _call_that_does_not_bind(self, call: tuple):
+        """The arguments do not fit the signature: CPython's own TypeError, word
+        for word, from binding them to the function itself (no line of it
+        runs), with transpile's frames dropped by the bridge."""
+        try:
+            return self.py_func(*call[0], **call[1])
+        except TypeError as exc:
+            if exc.__traceback__ is not None and exc.__traceback__.tb_next is None:  # raised by the call, not in it
+                exc._transpile_user_error = True
+            raise
 
     def _run_in_python(self, call: tuple, reason: str):
         """Whole-function fallback: the function runs in CPython on the call's
