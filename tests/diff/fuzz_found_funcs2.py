@@ -135,3 +135,12 @@ def max_of_python_float_and_np_float64(x, y):
 
 def max_returned(x, y):
     return min(max(x, y), 1.0)  # the flag of the argument picked crosses with the scalar result
+
+
+def flag_from_a_float32_variable(x0, x1, a2):
+    # seed 9701 #748 (reduced): x1 is a Python float, then float32 (its C++
+    # type); `x0 = x1` took x0's Python-float flag from it as if x1 held the
+    # float64 unrounded (np.float32(0.0) for 5e-324; the fuzzer's KeyError)
+    x0 = x1
+    x1 = a2[0]
+    return x0, x1

@@ -55,6 +55,8 @@ def same(a, b):
     (funcs.max_of_python_float_and_np_float64, (np.float64(2.0), np.float64(3.0))),
     (funcs.max_returned, (0.5, np.float64(0.25))), (funcs.max_returned, (0.25, np.float64(0.5))),
     (funcs.max_returned, (np.float64(3.0), 0.5)),
+    (funcs.flag_from_a_float32_variable, (np.float64(0.5), 5e-324, np.array([np.inf], dtype=np.float32))),
+    (funcs.flag_from_a_float32_variable, (np.float64(0.5), 1.5, np.array([2.5], dtype=np.float32))),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

@@ -300,9 +300,10 @@ class _Checker:
         if isinstance(node, h.Compare) and len(node.ops) > 1:  # no flag says which comparison decided
             raise self.not_compilable(node, None, self.types_of(node), what(parent, node))
         if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
-                and isinstance(parent.targets[0], h.Name) and weak_only(self.types_of(node),
+                and isinstance(parent.targets[0], h.Name) and weak_only(self.types_of(node) | {self.tf.types.get(node)},
                                                                         self.tf.var_types.get(parent.targets[0].id)):
-            self.grow(parent.targets[0], node)  # the variable's flag is set from the value's
+            # the variable's flag is set from the value's (held in the C++ type of both: not a float32 `x1`)
+            self.grow(parent.targets[0], node)
             return
         if same_value_use(self, node, parent):
             return
