@@ -68,6 +68,11 @@ class GeneratedCodeError(CompileError):
     a bug in transpile, remembered per specialization by the dispatcher."""
 
 
+class InternalError(GeneratedCodeError):
+    """An exception escaping transpile's own translation (a KeyError in a
+    pass): a bug in transpile, remembered and reported like a rejected module."""
+
+
 class UnsupportedArgumentError(TypeError):
     """An argument of a type that fullgraph=True cannot compile (a TypeError,
     reported at the user's call like TranspileError)."""

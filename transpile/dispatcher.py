@@ -19,7 +19,7 @@ from . import _runtime, function_args, globals_rt
 from . import timing
 from .build import cache
 from .build.loader import entry_address, init_regions
-from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, NoCompilerError,
+from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, InternalError, NoCompilerError,
                           TranspileFallbackWarning, UnsupportedArgumentError)
 from .frontend.capture import captured_text, key_part, remember_call
 from .frontend.source import source_hash
@@ -241,7 +241,8 @@ class JitFunction:
             self._build_failures[types] = exc
             if self.options.fullgraph:
                 raise
-            python_reason = f"the C++ transpile generated for ({', '.join(map(str, types))}) failed to compile\n{exc}"
+            what = "transpile's translation" if isinstance(exc, InternalError) else "the C++ transpile generated"
+            python_reason = f"{what} for ({', '.join(map(str, types))}) failed to compile\n{exc}"
             self._python_mode[types] = python_reason
         if python_reason == "":
             return self.py_func(*call[0], **call[1])
@@ -410,7 +411,12 @@ class JitFunction:
         sym = f"tr_entry_{symbol(self.py_func.__qualname__)}_{key[:12]}"
         with _TRANSLATING:  # the passes' per-process tables are not for two threads at once (eager.py)
             cache.COMPILE_COUNT += 1  # under the lock too: builds of several threads each count
-            tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
+            try:
+                tr = translate(self.py_func, arg_types, self.options, sym, construct=self.construct)
+            except Exception as exc:  # noqa: BLE001 - an exception escaping a pass is transpile's bug
+                if getattr(exc, "_transpile_user_error", False):
+                    raise  # about the user's code (fullgraph's errors, a malformed annotation)
+                raise _internal_error(exc) from exc
         regions = with_sources(tr.regions)  # the entry runs wherever the project moves
         src = staging / cache.SOURCE
         src.write_text(tr.cpp)
@@ -447,6 +453,15 @@ def translate(impl: JitFunction, types: tuple, options=None):
     options = options or impl.options
     key = impl._key(types) if options == impl.options else "0" * 12
     return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
+
+
+def _internal_error(exc: Exception) -> InternalError:
+    """An exception escaping the translation: transpile's bug, remembered and
+    reported like a C++ compile failure, never the call's."""
+    from .build.toolchain import REPORT_HINT
+
+    return InternalError(f"internal error: {type(exc).__name__}: {exc}",
+                              hint=REPORT_HINT.replace("code generation", "translation"))
 
 
 def _flat_descriptor(types):

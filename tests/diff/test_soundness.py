@@ -127,6 +127,60 @@ def test_cxx_failure_under_fullgraph_raises_every_call_without_recompiling(tmp_p
     assert log.read_text().count("run") == 1
 
 
+def translation_fails(x):
+    return x * 5 - 1
+
+
+def _broken_translation(monkeypatch):
+    """transpile's translation, except that it raises KeyError (the stand-in
+    for a bug in a pass) and counts its calls."""
+    from transpile import pipeline
+
+    calls = []
+
+    def translate(*args, **kwargs):
+        calls.append(args)
+        raise KeyError("float32")
+
+    monkeypatch.setattr(pipeline, "translate", translate)
+    return calls
+
+
+def test_an_internal_error_of_the_translation_runs_python_once_warned(monkeypatch):
+    """A bug in transpile (an exception escaping a pass) is not the call's:
+    the call gives CPython's answer, the warning says whose fault it is, and
+    the specialization is not translated again."""
+    import warnings
+
+    from transpile import TranspileFallbackWarning
+    from transpile import jit as plain_jit
+
+    calls = _broken_translation(monkeypatch)
+    f = plain_jit(translation_fails, cache=False)
+    with pytest.warns(TranspileFallbackWarning, match="bug in transpile's translation") as record:
+        assert f(4) == 19
+    assert "failed to compile" in str(record[0].message) and "internal error: KeyError: 'float32'" \
+        in str(record[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f(5) == 24
+    assert len(calls) == 1
+
+
+def test_an_internal_error_under_fullgraph_raises_with_its_cause(monkeypatch):
+    from transpile import CompileError
+
+    _broken_translation(monkeypatch)
+    from transpile import jit as plain_jit
+
+    f = plain_jit(translation_fails, cache=False, fullgraph=True)
+    with pytest.raises(CompileError, match="internal error: KeyError") as info:
+        f(2)
+    assert isinstance(info.value.__cause__, KeyError)
+    with pytest.raises(CompileError, match="internal error"):
+        f(3)
+
+
 # --------------------------------------------------------------------------
 # Powers and ufuncs: NumPy's dtypes, CPython's types
 # --------------------------------------------------------------------------
