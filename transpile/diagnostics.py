@@ -68,9 +68,19 @@ class GeneratedCodeError(CompileError):
     a bug in transpile, remembered per specialization by the dispatcher."""
 
 
+def report_hint(stage: str) -> str:
+    """What to do about a bug in transpile (a module g++ rejected, an exception escaping a pass)."""
+    return (f"this is a bug in transpile's {stage}, not in your code: please report it on transpile's issue "
+            "tracker with the function's source and its C++ (`transpile show`)")
+
+
 class InternalError(GeneratedCodeError):
     """An exception escaping transpile's own translation (a KeyError in a
     pass): a bug in transpile, remembered and reported like a rejected module."""
+
+    @classmethod
+    def of(cls, exc: Exception) -> "InternalError":
+        return cls(f"internal error: {type(exc).__name__}: {exc}", hint=report_hint("translation"))
 
 
 class UnsupportedArgumentError(TypeError):

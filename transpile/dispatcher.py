@@ -187,7 +187,7 @@ class JitFunction:
             try:
                 bound = self._signature.bind(*args, **(kwargs or {}))
             except TypeError:
-                return self._call_that_does_not_bind(call)
+                return function_args.call_that_does_not_bind(self.py_func, call)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
         if self._variadic:
@@ -253,17 +253,6 @@ class JitFunction:
 
             warnings.warn(TranspileFallbackWarning(report_text(self.py_func, spec["fallbacks"])), stacklevel=2)
         return self.dispatcher.call_compiled(tuple(args))
-
-    def _call_that_does_not_bind(self, call: tuple):
-        """The arguments do not fit the signature: CPython's own TypeError, word
-        for word, from binding them to the function itself (no line of it
-        runs), with transpile's frames dropped by the bridge."""
-        try:
-            return self.py_func(*call[0], **call[1])
-        except TypeError as exc:
-            if exc.__traceback__ is not None and exc.__traceback__.tb_next is None:  # raised by the call, not in it
-                exc._transpile_user_error = True
-            raise
 
     def _run_in_python(self, call: tuple, reason: str):
         """Whole-function fallback: the function runs in CPython on the call's
@@ -416,7 +405,7 @@ class JitFunction:
             except Exception as exc:  # noqa: BLE001 - an exception escaping a pass is transpile's bug
                 if getattr(exc, "_transpile_user_error", False):
                     raise  # about the user's code (fullgraph's errors, a malformed annotation)
-                raise _internal_error(exc) from exc
+                raise InternalError.of(exc) from exc
         regions = with_sources(tr.regions)  # the entry runs wherever the project moves
         src = staging / cache.SOURCE
         src.write_text(tr.cpp)
@@ -453,15 +442,6 @@ def translate(impl: JitFunction, types: tuple, options=None):
     options = options or impl.options
     key = impl._key(types) if options == impl.options else "0" * 12
     return run(impl.py_func, types, options, f"tr_entry_{symbol(impl.py_func.__qualname__)}_{key[:12]}")
-
-
-def _internal_error(exc: Exception) -> InternalError:
-    """An exception escaping the translation: transpile's bug, remembered and
-    reported like a C++ compile failure, never the call's."""
-    from .build.toolchain import REPORT_HINT
-
-    return InternalError(f"internal error: {type(exc).__name__}: {exc}",
-                              hint=REPORT_HINT.replace("code generation", "translation"))
 
 
 def _flat_descriptor(types):

@@ -61,3 +61,15 @@ def _with_functions(value, depth: int):
                 items.append(t)
         return T.Tuple(tuple(items))
     return None
+
+
+def call_that_does_not_bind(py_func, call: tuple):
+    """Arguments that do not fit the signature: CPython's own TypeError, word
+    for word, from binding them to the function itself (no line of it runs),
+    marked for the bridge to drop transpile's frames."""
+    try:
+        return py_func(*call[0], **call[1])
+    except TypeError as exc:
+        if exc.__traceback__ is not None and exc.__traceback__.tb_next is None:  # raised by the call, not in it
+            exc._transpile_user_error = True
+        raise

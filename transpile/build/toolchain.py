@@ -7,7 +7,7 @@ import os
 import re
 from functools import lru_cache
 
-from ..diagnostics import CompileError, GeneratedCodeError, NoCompilerError, SourceLoc
+from ..diagnostics import CompileError, GeneratedCodeError, NoCompilerError, SourceLoc, report_hint
 from ..resources import runtime_dir
 from ..values import value_type
 from .programs import identity, which
@@ -358,8 +358,7 @@ def compile_shared(source_path: str, output_path: str, options, python_lines: di
                                      hint=REPORT_HINT) from None
 
 
-REPORT_HINT = ("this is a bug in transpile's code generation, not in your code: please report it on transpile's "
-               "issue tracker with the function's source and its C++ (`transpile show`)")
+REPORT_HINT = report_hint("code generation")
 _ERROR_LINE = r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$"
 _PY_COMMENT = r"^\s*// (?P<file>\S+):(?P<line>\d+)  (?P<src>.*)$"
 
