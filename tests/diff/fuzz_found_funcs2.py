@@ -144,3 +144,18 @@ def flag_from_a_float32_variable(x0, x1, a2):
     x0 = x1
     x1 = a2[0]
     return x0, x1
+
+
+def truth_of_a_value_from_python(x0, x1):
+    # seed 9801 #5204: v2 from a statement that runs as Python (a float) was
+    # converted to uint32, its compiled type, for `not v2` (a truth test was
+    # taken to be the same whatever the type): TypeError, or 0.5 tested as 0
+    x1 //= x0
+    v1 = x1
+    if (((x1 if (not (np.int32(7) >= np.complex128(0.0-1.0j)) or (x0 < x1)) else x0) < v1)
+            and ((v1 and np.uint32(1)) <= (x1 - v1))):
+        if ((x1 != x0) or ((x0 * x0) >= 2147483648)):
+            return ((x1 % v1) // (-1.5 // x0)), v1, x0
+    v2 = np.uint32(4294967294)
+    v2 = ((np.abs(v1) == (np.False_ ** 3)) - np.sqrt((v1 and np.uint8(1))))
+    return -0.0, 0.0, ((not v2) - (not np.uint8(255)))

@@ -57,6 +57,9 @@ def same(a, b):
     (funcs.max_returned, (np.float64(3.0), 0.5)),
     (funcs.flag_from_a_float32_variable, (np.float64(0.5), 5e-324, np.array([np.inf], dtype=np.float32))),
     (funcs.flag_from_a_float32_variable, (np.float64(0.5), 1.5, np.array([2.5], dtype=np.float32))),
+    (funcs.truth_of_a_value_from_python, (np.uint8(7), 1.0)),
+    (funcs.truth_of_a_value_from_python, (np.uint8(100), float("inf"))),
+    (funcs.truth_of_a_value_from_python, (np.uint8(254), 4.0417636314135095)),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

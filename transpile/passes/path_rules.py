@@ -184,6 +184,20 @@ def link(node, parent: dict) -> None:
 EXACT_INT_IN_FLOAT = 2 ** 53
 
 
+def keeps_truth(types, static) -> bool:
+    """Whether a value of each type, held as `static`, is true exactly when
+    CPython's is: a widening conversion keeps zero zero and the rest nonzero,
+    but a float 0.5 held as an int is 0, 1e-300 held as float32 is 0.0, and
+    a value from Python (Any) may not convert at all."""
+    for t in types:
+        if t == T.ANY:
+            return False
+        if isinstance(t, (T.Scalar, T.Array)) and isinstance(static, (T.Scalar, T.Array)) \
+                and not (t.kind == "b" or promote.can_cast_safe(t.dtype, static.dtype)):
+            return False
+    return True
+
+
 def converts_exactly(checker, t, node, compute: str) -> bool:
     """Whether every value of type t is exactly representable in dtype
     `compute` (Python compares an int with a float exactly; compiled code

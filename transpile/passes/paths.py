@@ -37,10 +37,9 @@ from ..hir import types as T
 from . import fallback, guesses, reaching
 from ..hir import promote
 from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject,
-                         picked_types,
-                         converts_exactly, differs, ints_fit, link, picked_argument, pure, returns, same_storage,
-                         same_value_use, semantics_by_flags, spelled, statement_of, statements, weak_only,
-                         weakness_only, what)
+                         converts_exactly, differs, ints_fit, keeps_truth, link, picked_argument, picked_types, pure,
+                         returns, same_storage, same_value_use, semantics_by_flags, spelled, statement_of, statements,
+                         weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 
@@ -292,11 +291,12 @@ class _Checker:
         """Raises unless every use of node's value gives CPython's result
         whichever of its possible types it has."""
         parent = self.parent.get(node)
-        for cls, attr in _TRUTH_TESTED:
-            if isinstance(parent, cls) and getattr(parent, attr) is node:
-                return
-        if isinstance(parent, h.UnaryOp) and parent.op == "not":
+        truth_tested = any(isinstance(parent, cls) and getattr(parent, attr) is node for cls, attr in _TRUTH_TESTED) \
+            or isinstance(parent, h.UnaryOp) and parent.op == "not"
+        if truth_tested and keeps_truth(self.types_of(node), self.tf.types.get(node)):
             return
+        if truth_tested:  # held as its C++ type, a float 0.5 or a value from Python would test otherwise
+            raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), "its truth test")
         if isinstance(node, h.Compare) and len(node.ops) > 1:  # no flag says which comparison decided
             raise self.not_compilable(node, None, self.types_of(node), what(parent, node))
         if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \

@@ -169,8 +169,12 @@ static int unbox_value(PyObject *obj, tr_value *v, PyObject *where) {
     default: {
         PyObject *as_int = PyNumber_Index(obj);
         if (!as_int) {
-            /* CPython's int(x) for floats: truncation. */
-            if (PyFloat_Check(obj)) as_int = PyNumber_Long(obj);
+            /* CPython's int(x) for floats: truncation (Index's TypeError dropped first, or the
+             * call would return with an exception set: SystemError). */
+            if (PyFloat_Check(obj)) {
+                PyErr_Clear();
+                as_int = PyNumber_Long(obj);
+            }
             if (!as_int) return conversion_failed(obj, v, where);
         }
         unsigned long long u = PyLong_AsUnsignedLongLongMask(as_int);
