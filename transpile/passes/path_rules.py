@@ -193,7 +193,7 @@ def keeps_truth(types, static) -> bool:
         if t == T.ANY:
             return False
         if isinstance(t, (T.Scalar, T.Array)) and isinstance(static, (T.Scalar, T.Array)) \
-                and not (t.kind == "b" or promote.can_cast_safe(t.dtype, static.dtype)):
+                and not (t.dtype == "bool" or promote.can_cast_safe(t.dtype, static.dtype)):
             return False
     return True
 
