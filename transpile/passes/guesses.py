@@ -61,8 +61,9 @@ def check(typer, reach, parent, not_compilable) -> None:
         if isinstance(node, (h.BoolOp, h.IfExp)):
             raise not_compilable(node, None, {T.ANY}, "the operation it meets")
     for name in guessed_variables(tf, reach.defs):
-        if fallback.holdable(typer, name):
-            raise Hold(name, _unknown(name, typer.fn.loc))
+        if fallback.holdable(typer, name):  # the error points at its first assignment
+            first = min(reach.defs[name], key=lambda d: (d.loc.line, d.loc.col))
+            raise Hold(name, _unknown(name, first.loc))
     for target in guessed_stores(tf, typer.def_types):
         conflict = PathTypeConflict(f"'{target.id}' is {tf.var_types[target.id]} in compiled code, and this assigns "
                                     "it a value of unknown type from a statement that runs as Python", target.loc)
