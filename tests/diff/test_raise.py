@@ -1,5 +1,7 @@
 """raise statements in compiled code against CPython: the same exception
 type and message."""
+import math
+
 import pytest
 
 from ._support import jit
@@ -17,7 +19,7 @@ def checked_sqrt(x, mode):
         raise IndexError
     if mode == 3:
         raise NotImplementedError("mode 3")
-    return x ** 0.5
+    return math.sqrt(x)
 
 
 @pytest.mark.parametrize("x, mode", [(4.0, 0), (4.0, 1), (-1.0, 0), (1.0, 5), (1.0, 3)])

@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pytest
 
+from transpile import jit as plain_jit
+
 from ._support import check_items, jit
 
 # --------------------------------------------------------------------------
@@ -97,7 +99,6 @@ def build_fails_fullgraph(x):
 
 def test_cxx_failure_runs_python_once_warned_and_is_not_retried(tmp_path, monkeypatch):
     from transpile import TranspileFallbackWarning
-    from transpile import jit as plain_jit
 
     cxx, log = _failing_compiler(tmp_path)
     monkeypatch.setenv("CXX", cxx)
@@ -153,7 +154,6 @@ def test_an_internal_error_of_the_translation_runs_python_once_warned(monkeypatc
     import warnings
 
     from transpile import TranspileFallbackWarning
-    from transpile import jit as plain_jit
 
     calls = _broken_translation(monkeypatch)
     f = plain_jit(translation_fails, cache=False)
@@ -171,7 +171,6 @@ def test_an_internal_error_under_fullgraph_raises_with_its_cause(monkeypatch):
     from transpile import CompileError
 
     _broken_translation(monkeypatch)
-    from transpile import jit as plain_jit
 
     f = plain_jit(translation_fails, cache=False, fullgraph=True)
     with pytest.raises(CompileError, match="internal error: KeyError") as info:
@@ -226,7 +225,7 @@ def test_float16_results_and_value_dependent_dtypes_are_not_compiled():
         jit(bool_power_runtime_exponent)(np.array([True, False]), 2)
 
 
-@jit
+@plain_jit  # (-4.0) ** 0.5 is complex: the power runs as Python unless the base is never negative
 def float_power(x, y):
     return x ** y
 
@@ -237,11 +236,37 @@ def test_python_float_power(check, x, y):
     check(float_power, x, y)
 
 
-def test_negative_float_to_fractional_power_is_an_error_not_a_float():
-    # CPython returns a complex number; compiled code typed float refuses instead of returning nan.
-    assert type(float_power.py_func(-4.0, 0.5)) is complex
-    with pytest.raises(ValueError, match="would be complex"):
-        float_power(-4.0, 0.5)
+@plain_jit
+def powers_by_sign(x, y, n):
+    # x ** 0.5 and n ** 0.5 may be complex numbers in CPython; (x * x + 1.0) is never negative and 2.0 is whole
+    a = x ** 0.5
+    b = (x * x + 1.0) ** y
+    c = x ** 2.0
+    d = n ** 0.5
+    p = x
+    p **= y
+    return a, b, c, d, p
+
+
+@pytest.mark.parametrize("x, y, n", [(-4.0, 0.5, -9), (4.0, 1.5, 9), (-0.0, 0.5, 0), (float("-inf"), 0.5, 1),
+                                     (float("nan"), -0.5, 4), (-2.0, 3.0, 2)])
+def test_negative_base_to_fractional_power_gives_cpythons_complex(check, x, y, n):
+    check(powers_by_sign, x, y, n)
+
+
+def test_only_powers_that_may_be_complex_run_as_python():
+    powers_by_sign(-4.0, 0.5, -9)
+    lines = sorted(r["source"] for r in powers_by_sign.fallbacks())
+    assert lines == ["a = x ** 0.5", "d = n ** 0.5", "p **= y", "p = x", "return a, b, c, d, p"], lines
+    assert type(float_power(-4.0, 0.5)) is complex
+    assert [r["source"] for r in float_power.fallbacks()] == ["return x ** y"]
+
+
+def test_a_power_that_may_be_complex_is_an_error_under_fullgraph():
+    from transpile import TranspileError
+
+    with pytest.raises(TranspileError, match="complex number in CPython when its base is negative"):
+        jit(float_power.py_func)(4.0, 0.5)
 
 
 # --------------------------------------------------------------------------

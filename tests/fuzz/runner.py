@@ -28,7 +28,6 @@ class Summary:
     programs: int = 0
     compared: int = 0          # input sets compared
     int64_skipped: int = 0     # input sets whose CPython ints left int64
-    complex_skipped: int = 0   # input sets where CPython made a complex number from floats
     fell_back: Counter = field(default_factory=Counter)  # "statements" / "whole" (function) -> programs
     whole_reasons: Counter = field(default_factory=Counter)  # why functions ran wholly as Python
     seconds: float = 0.0
@@ -42,7 +41,6 @@ class Summary:
         counts = self.by_class()
         rows = [("programs", self.programs), ("inputs compared", self.compared),
                 ("inputs skipped (int64 overflow)", self.int64_skipped),
-                ("inputs skipped (complex power)", self.complex_skipped),
                 ("programs with statements run as Python", self.fell_back["statements"]),
                 ("programs run wholly as Python", self.fell_back["whole"]),
                 ("programs with findings", len(self.findings))]
@@ -139,7 +137,6 @@ def fuzz(seed: int, n: int, features, levels=("O0", "O1"), n_inputs: int = 3, ba
             summary.programs += 1
             summary.compared += message["compared"]
             summary.int64_skipped += message["skipped"]["Int64Overflow"]
-            summary.complex_skipped += message["skipped"]["ComplexResult"]
             if message["fell_back"]:
                 summary.fell_back[message["fell_back"].split(":")[0]] += 1
             if message["fell_back"].startswith("whole: "):

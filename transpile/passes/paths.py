@@ -34,7 +34,7 @@ from __future__ import annotations
 from ..diagnostics import FunctionNotCompilable, PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
-from . import fallback, guesses, reaching
+from . import fallback, guesses, powers, reaching
 from ..hir import promote
 from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject,
                          converts_exactly, differs, ints_fit, keeps_truth, link, picked_argument, picked_types, pure,
@@ -199,6 +199,7 @@ class _Checker:
             if not self.grew:
                 break
         self.close_tagged()
+        powers.check(self.typer, self.parent, self.flag_ops)
         for name in self.tagged:
             uses = [u for u in self.reach.uses if u.id == name]
             if uses and not self.assigned_simply(uses[0]):
