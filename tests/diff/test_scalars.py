@@ -56,6 +56,14 @@ def whole_powers(a):  # whole exponents: a negative base gives a float, compiled
     return a ** 3.0, a ** 2.0, a ** -1.0, a ** 401.0
 
 
+@jit
+def powers_up_to(a, b):  # e counts up from 0: never negative, so a ** e is an int (passes/powers.py)
+    out = 0
+    for e in range(b + 1):
+        out = a ** e
+    return out
+
+
 any_sign_power = plain_jit(power.py_func)  # (-2.0) ** 0.5 is complex: the power runs as Python
 
 
@@ -144,7 +152,9 @@ def test_mixed_division_by_zero(check):
 
 @pytest.mark.parametrize("a,b", [(2, 10), (-3, 3), (0, 0), (7, 0), (-2, 63), (1, 1000), (10, 18)])
 def test_int_power(check, a, b):
-    check(power, a, b)
+    check(powers_up_to, a, b)
+    check(any_sign_power, a, b)
+    check(any_sign_power, a, -b - 1)  # a float in CPython (ZeroDivisionError for 0)
 
 
 @pytest.mark.parametrize("a,b", [(2.0, 0.5), (2.5, -2.0), (0.5, 3.0), (-2.0, 3.0), (-8.0, 2.0), (1e10, 30.0)])

@@ -262,6 +262,26 @@ def test_only_powers_that_may_be_complex_run_as_python():
     assert [r["source"] for r in float_power.fallbacks()] == ["return x ** y"]
 
 
+@plain_jit
+def int_powers(n, k):
+    # i counts up from 0: 2 ** i is an int, compiled; k may be negative (5 ** -1 is 0.2 in CPython)
+    s = 0
+    for i in range(n):
+        s += 2 ** i
+    t = n ** k
+    return s, t, 3 ** len((1, 2)), 5 ** 0
+
+
+@pytest.mark.parametrize("n, k", [(5, 2), (5, -1), (0, -1), (-3, 3), (4, 0)])
+def test_int_to_negative_int_power_gives_cpythons_float(check, n, k):
+    check(int_powers, n, k)
+
+
+def test_only_int_powers_with_exponents_of_any_sign_run_as_python():
+    int_powers(5, -1)
+    assert [r["source"] for r in int_powers.fallbacks()] == ["t = n ** k"]
+
+
 def test_a_power_that_may_be_complex_is_an_error_under_fullgraph():
     from transpile import TranspileError
 
