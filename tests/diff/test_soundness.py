@@ -268,6 +268,8 @@ def int_powers(n, k):
     s = 0
     for i in range(n):
         s += 2 ** i
+    for j in range(1, n):
+        s += 3 ** j
     t = n ** k
     return s, t, 3 ** len((1, 2)), 5 ** 0
 

@@ -43,9 +43,9 @@ def _upward_range(it, tf) -> bool:
         return False
     if len(it.args) == 1:
         return True
-    start, step = it.args[0], it.args[2] if len(it.args) == 3 else h.Const(1)
-    return all(isinstance(c, h.Const) and type(c.value) is int for c in (start, step)) \
-        and start.value >= 0 and step.value > 0
+    start, step = it.args[0], it.args[2] if len(it.args) == 3 else None
+    return isinstance(start, h.Const) and type(start.value) is int and start.value >= 0 \
+        and (step is None or isinstance(step, h.Const) and type(step.value) is int and step.value > 0)
 
 
 def _range_counters(tf) -> set:
