@@ -159,3 +159,12 @@ def truth_of_a_value_from_python(x0, x1):
     v2 = np.uint32(4294967294)
     v2 = ((np.abs(v1) == (np.False_ ** 3)) - np.sqrt((v1 and np.uint8(1))))
     return -0.0, 0.0, ((not v2) - (not np.uint8(255)))
+
+
+def parameter_beside_another_type(x1, x3):
+    # seed 10101 #2399 (reduced): x3, a Python float parameter, is an np.bool_
+    # on another path; returned unchanged it came back as np.float64 (the
+    # slot of its own type started empty for a parameter)
+    if x1 < 0:
+        x3 = (x3 * x1) == 1.0
+    return x3

@@ -24,7 +24,7 @@ def same(a, b):
         return isinstance(b, tuple) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, np.ndarray):
         return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
-    return type(a) is type(b) and a == b
+    return type(a) is type(b) and (a == b or a != a and b != b)  # NaN is NaN
 
 
 @pytest.mark.parametrize("level", ["O0", "O1"])
@@ -60,6 +60,9 @@ def same(a, b):
     (funcs.truth_of_a_value_from_python, (np.uint8(7), 1.0)),
     (funcs.truth_of_a_value_from_python, (np.uint8(100), float("inf"))),
     (funcs.truth_of_a_value_from_python, (np.uint8(254), 4.0417636314135095)),
+    (funcs.parameter_beside_another_type, (np.float64(5.0), float("nan"))),
+    (funcs.parameter_beside_another_type, (np.float64(5.0), 2.5)),
+    (funcs.parameter_beside_another_type, (np.float64(-5.0), 2.5)),
 ])
 def test_fuzz_finding(fn, args, level):
     funcs.COUNTER = 2

@@ -329,8 +329,13 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             weak = n in tf.params and tf.arg_types[tf.params.index(n)].weak
             locals_.append(f"bool {weak_flag(self.var(n))} = {'true' if weak else 'false'};")
         for n, alts in sorted(tf.path_types.boxed.items() if tf.path_types else ()):
-            locals_.append(f"int {kind_slot(self.var(n))} = -1;")
-            locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{}};" for i, t in enumerate(alts)]
+            # A parameter starts in the slot of the argument's type (a Python float beside an np.bool_ stays a float)
+            arg = tf.arg_types[tf.params.index(n)] if n in tf.params else None
+            kind = alts.index(arg) if arg in alts else -1
+            received = self.var(n) + ("_arg" if tf.var_types.get(n, arg) != arg else "")
+            locals_.append(f"int {kind_slot(self.var(n))} = {kind};")
+            locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{{received if i == kind else ''}}};"
+                        for i, t in enumerate(alts)]
         locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
         if polls(self.fn.body):  # iterations since Ctrl-C was last looked for (interrupt.hpp)
             locals_.append("unsigned tr_polls = 0;")
