@@ -321,7 +321,7 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
                   else f"{ctype(t)} {self.var(n)}" for n, t in zip(tf.params, tf.arg_types)]
         locals_ = [f"{ctype(t)} {self.var(n)}{{}};" for n, t in sorted(tf.var_types.items())
                    if n not in tf.params]
-        from .lower_optional import widened_params
+        from .lower_optional import received, widened_params
 
         widened_params(self, params, locals_)
         tagged = tf.path_types.tagged if tf.path_types else ()
@@ -332,9 +332,8 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             # A parameter starts in the slot of the argument's type (a Python float beside an np.bool_ stays a float)
             arg = tf.arg_types[tf.params.index(n)] if n in tf.params else None
             kind = alts.index(arg) if arg in alts else -1
-            received = self.var(n) + ("_arg" if tf.var_types.get(n, arg) != arg else "")
             locals_.append(f"int {kind_slot(self.var(n))} = {kind};")
-            locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{{received if i == kind else ''}}};"
+            locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{{received(self, n) if i == kind else ''}}};"
                         for i, t in enumerate(alts)]
         locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
         if polls(self.fn.body):  # iterations since Ctrl-C was last looked for (interrupt.hpp)

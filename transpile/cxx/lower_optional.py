@@ -64,6 +64,14 @@ def store_result(t: T.Optional, expr: str, counter: list, out: list, store) -> N
     out.append(f"if ({expr}.has) {{ {' '.join(inner)} }}")
 
 
+def received(lowerer, n: str) -> str:
+    """The C++ name parameter n arrives under: its variable's, or, where the
+    variable holds more than the argument's type, `<name>_arg` (widened_params)."""
+    tf = lowerer.tf
+    t = tf.arg_types[tf.params.index(n)]
+    return lowerer.var(n) + ("_arg" if tf.var_types.get(n, t) != t else "")
+
+
 def widened_params(lowerer, params: list, locals_: list) -> None:
     """A parameter whose variable holds more than the argument's type (None
     given for `out=None` and an array assigned later; an int argument later
@@ -75,7 +83,7 @@ def widened_params(lowerer, params: list, locals_: list) -> None:
         if vt == t:
             continue
         name = lowerer.var(n)
-        params[i] = f"{ctype(t)} {name}_arg"
+        params[i] = f"{ctype(t)} {received(lowerer, n)}"
         from .model import CExpr as _C
 
         if vt == T.ANY:  # a held parameter (passes/fallback.py hold): the argument with its own Python type
@@ -83,6 +91,6 @@ def widened_params(lowerer, params: list, locals_: list) -> None:
 
             lowerer.module.include(H_TOPY)
             lowerer.module.needs_host = True
-            locals_.append(f"tr::Object {name} = {to_py(t, name + '_arg')};")
+            locals_.append(f"tr::Object {name} = {to_py(t, received(lowerer, n))};")
             continue
-        locals_.append(f"{ctype(vt)} {name} = {lowerer.convert(_C(name + '_arg'), t, vt)};")
+        locals_.append(f"{ctype(vt)} {name} = {lowerer.convert(_C(received(lowerer, n)), t, vt)};")

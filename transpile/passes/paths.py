@@ -199,7 +199,7 @@ class _Checker:
             if not self.grew:
                 break
         self.close_tagged()
-        powers.check(self.typer, self.parent, self.flag_ops)
+        powers.check(self.typer, self.reach, self.parent, self.flag_ops)
         for name in self.tagged:
             uses = [u for u in self.reach.uses if u.id == name]
             if uses and not self.assigned_simply(uses[0]):
