@@ -168,11 +168,16 @@ def run_script(path: str, env: dict) -> tuple[float, float]:
     return dt, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+# Warm starts (and the floor) differ by milliseconds, a few times the noise
+# of one ~120 ms process start here: each round runs them this many times.
+WARM_PER_ROUND = 5
+
+
 class Prep:
     """One tool's prepare script; cold runs get a new empty cache directory,
     warm runs share one that a first (untimed) run filled."""
 
-    def __init__(self, workdir: str, name: str, source: str, cache_var: str | None):
+    def __init__(self, workdir: str, name: str, source: str, cache_var: str | None, pythonpath: str | None = None):
         self.workdir, self.name, self.cache_var = workdir, name, cache_var
         self.script = os.path.join(workdir, f"prep_{name}.py")
         with open(self.script, "w") as f:
@@ -184,6 +189,8 @@ class Prep:
         # PYTHONDONTWRITEBYTECODE=1 would recompile every module at each start.
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         self.env["TRANSPILE_TIERED"] = "0"  # one build, as a benchmark should
+        if pythonpath:  # ahead of the checkout's editable install on sys.path
+            self.env["PYTHONPATH"] = pythonpath
         self.cold, self.warm, self.error = [], [], None  # (wall, cpu) per run
         self.runs = 0
         if cache_var:
@@ -209,9 +216,9 @@ class Prep:
                 d = os.path.join(self.workdir, f"{self.name}-cold-{self.runs}")
                 os.makedirs(d)
                 self.cold.append(self.run(d))
-                self.warm.append(self.run(self.warm_dir))
+                self.warm.extend(self.run(self.warm_dir) for _ in range(WARM_PER_ROUND))
             else:
-                self.cold.append(self.run(None))
+                self.cold.extend(self.run(None) for _ in range(WARM_PER_ROUND))
             self.runs += 1
         except Exception as exc:  # noqa: BLE001
             self.error = exc
@@ -228,13 +235,35 @@ class Prep:
                 fmt_time(self.median("warm", 1))]
 
 
+def installed_copy(workdir: str) -> str:
+    """A regular (non-editable) install of this checkout in a folder of its
+    own, as `pip install transpile` makes it: its code's fingerprint is the
+    stamp written at build time (transpile/fingerprint.py), where the checkout
+    stats every file of the package in each process.  pip builds it in an
+    isolated environment (~10 s); its failure is reported in the table."""
+    target = os.path.join(workdir, "installed")
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", target,
+                           os.path.dirname(HERE)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+        raise RuntimeError(f"pip install --target failed: {tail}")
+    return target
+
+
 def section_prepare(runs: int) -> None:
     print("(a) Time to prepare: fresh `python script.py` = imports + first call of a*b+c on three 2x3 float32")
-    print(f"    wall time seen from outside the process, median of {runs} runs (tools interleaved)\n")
+    print(f"    wall time seen from outside the process, medians of {runs} rounds (tools interleaved; "
+          f"a round: one cold run, {WARM_PER_ROUND} warm runs)\n")
     workdir = tempfile.mkdtemp(prefix="transpile-bench-prep-")
     try:
         tools = [("CPython + NumPy only (no compiler)", Prep(workdir, "baseline", PREP_BASELINE, None)),
-                 ("transpile @jit", Prep(workdir, "transpile", PREP_TRANSPILE, "TRANSPILE_CACHE_DIR"))]
+                 ("transpile @jit (this checkout)", Prep(workdir, "transpile", PREP_TRANSPILE, "TRANSPILE_CACHE_DIR"))]
+        try:
+            installed = Prep(workdir, "installed", PREP_TRANSPILE, "TRANSPILE_CACHE_DIR", installed_copy(workdir))
+        except Exception as exc:  # noqa: BLE001
+            installed = Prep(workdir, "installed", PREP_TRANSPILE, "TRANSPILE_CACHE_DIR")
+            installed.error = exc
+        tools.append(("transpile @jit (installed copy)", installed))
         if NUMBA:
             tools.append(("Numba @njit(cache=True)", Prep(workdir, "numba", PREP_NUMBA, "NUMBA_CACHE_DIR")))
         for _, tool in tools:
@@ -248,9 +277,9 @@ def section_prepare(runs: int) -> None:
         rows = [[label, *tool.cells()] for label, tool in tools]
         if not NUMBA:
             rows.append(["Numba", "n/a (not installed)", "n/a", "n/a", "n/a"])
-        floor, tp = tools[0][1], tools[1][1]
-        over = None if floor.error or tp.error else \
-            [(tp.median("warm", i) - floor.median("cold", i)) * 1e3 for i in (0, 1)]
+        floor = tools[0][1]
+        over = [(label, [(tool.median("warm", i) - floor.median("cold", i)) * 1e3 for i in (0, 1)])
+                for label, tool in tools[1:3] if not (floor.error or tool.error)]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     table(["", "cold (empty cache)", "warm (cache filled)", "cold CPU", "warm CPU"], rows,
@@ -258,9 +287,12 @@ def section_prepare(runs: int) -> None:
           "warm: at a directory a previous run filled. The first row is the floor: interpreter start "
           "plus `import numpy` plus the NumPy expression. CPU: user + system time of the process (and the "
           "compiler it runs), steadier than wall time on a busy machine. Byte-code (.pyc) writing is on for "
-          "these runs, so imports read .pyc files as they do after `pip install`; TRANSPILE_TIERED=0.")
-    if over:
-        print(f"transpile's warm start over the floor: {over[0]:+.1f} ms wall, {over[1]:+.1f} ms CPU (medians)\n")
+          "these runs, so imports read .pyc files as they do after `pip install`; TRANSPILE_TIERED=0. "
+          "The installed copy is `pip install --target` of this checkout, first on PYTHONPATH: it reads its "
+          "code's fingerprint from a stamp, where the checkout stats its ~250 files in every process.")
+    for label, (wall, cpu) in over:
+        print(f"warm start over the floor, {label}: {wall:+.1f} ms wall, {cpu:+.1f} ms CPU (medians)")
+    print()
 
 
 # --------------------------------------------------------------------------- (b) call overhead
