@@ -24,8 +24,8 @@ inline bool on_main_thread() {  // CPython raises KeyboardInterrupt in the main 
     return main == 1;
 }
 
-// Reads the flag: the loops call it once every 65536 iterations (a counter in
-// a register costs a cycle; the flag's load through the GOT at each iteration
+// Reads the flag: the loops call it once every TR_POLL_EVERY iterations (a
+// counter in a register costs a cycle; the flag's load through the GOT at each iteration
 // made tight while loops 2-3x slower).
 __attribute__((cold, noinline)) inline void poll_interrupt() {
     if (*tr_interrupt && on_main_thread()) raise(TR_ERR_INTERRUPT, "KeyboardInterrupt");
@@ -33,9 +33,16 @@ __attribute__((cold, noinline)) inline void poll_interrupt() {
 
 }  // namespace tr
 
-// `tr_polls` is a local of each function that polls (cxx/lower.py).
-#define TR_POLL_INTERRUPT()                                                      \
-    do {                                                                         \
-        if (__builtin_expect((++tr_polls & 0xFFFFu) == 0, 0)) tr::poll_interrupt(); \
+// `tr_polls` is a local of each function that polls (cxx/lower.py), counting
+// down the iterations left until the flag is read: a decrement and a jump the
+// CPU fuses into one operation (an increment and a test of its low bits took
+// two, in loops as tight as a Collatz step).
+#define TR_POLL_EVERY 65536u
+#define TR_POLL_INTERRUPT()                                 \
+    do {                                                    \
+        if (__builtin_expect(--tr_polls == 0, 0)) {         \
+            tr_polls = TR_POLL_EVERY;                       \
+            tr::poll_interrupt();                           \
+        }                                                   \
     } while (0)
 #define TR_INTERRUPT_DEFINITION TR_EXPORT volatile int *tr_interrupt = tr::no_interrupt();

@@ -336,8 +336,9 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             locals_ += [f"{ctype(t)} {alt_slot(self.var(n), i)}{{{received(self, n) if i == kind else ''}}};"
                         for i, t in enumerate(alts)]
         locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
-        if polls(self.fn.body):  # iterations since Ctrl-C was last looked for (interrupt.hpp)
-            locals_.append("unsigned tr_polls = 0;")
+        if polls(self.fn.body, tf.loops):  # iterations left until Ctrl-C is looked for (interrupt.hpp)
+            self.module.include(INTERRUPT_HEADER)
+            locals_.append("unsigned tr_polls = TR_POLL_EVERY;")
         self.dict_headers()
         if tf.cxx_name in self.module.recursive:  # RecursionError rather than a stack overflow
             self.emit("tr::RecursionGuard tr_recursion_guard;")

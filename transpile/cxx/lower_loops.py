@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
+from ..passes.hir_walk import nested_blocks
 from ..passes.records import element_type
 from . import lower_records
 from .model import CExpr, Line
@@ -65,11 +66,16 @@ class LoopLowering:
         self.finish_loop(flag, s.orelse)
 
     def poll_interrupt(self, loop) -> None:
-        """Ctrl-C is looked for in the outermost loops of a function, when
-        they are `while` loops or hold other loops, on the host only
-        (interrupt.hpp): a check in a tight inner loop made it 2-3x slower,
-        and a single `for` loop stays vectorizable."""
-        if self.kernel or len(self.loop_flags) != 1 or not (isinstance(loop, h.While) or _holds_loop(loop.body)):
+        """Ctrl-C is looked for, on the host only (interrupt.hpp), in every
+        loop that may never end -- a `while` loop, or a `for` over a list,
+        which the body may lengthen -- however deep, since no poll outside it
+        runs while it spins; and in the outermost loops that hold other
+        loops, so a long nest answers soon.  Not in a `for` over a range or
+        an array inside another loop: those end, a check made tight ones 2-3x
+        slower, and it would keep them from vectorizing."""
+        if self.kernel:
+            return
+        if not _polls(loop, self.tf.loops, outermost=len(self.loop_flags) == 1):
             return
         self.module.include(INTERRUPT_HEADER)
         self.emit("TR_POLL_INTERRUPT();")
@@ -270,11 +276,23 @@ class LoopLowering:
         return length, elem
 
 
-def polls(stmts) -> bool:
-    """Whether an outermost loop of these statements looks for Ctrl-C (poll_interrupt)."""
-    return any(isinstance(s, h.While) or isinstance(s, h.For) and _holds_loop(s.body) or
-               not isinstance(s, h.For) and (polls(getattr(s, "body", ())) or polls(getattr(s, "orelse", ())))
-               for s in stmts)
+def _polls(loop, loops: dict, outermost: bool) -> bool:
+    """Whether this loop looks for Ctrl-C (poll_interrupt): one that may never
+    end (a `while`, a `for` over a list), or an outermost one holding loops."""
+    endless = isinstance(loop, h.While) or isinstance(loops.get(loop), T.List)
+    return endless or outermost and _holds_loop(loop.body)
+
+
+def polls(stmts, loops: dict, outermost: bool = True) -> bool:
+    """Whether a loop among these statements looks for Ctrl-C (the function
+    then declares the poll counter)."""
+    for s in stmts:
+        is_loop = isinstance(s, (h.For, h.While))
+        if is_loop and _polls(s, loops, outermost):
+            return True
+        if any(polls(block, loops, outermost and not is_loop) for block in nested_blocks(s)):
+            return True
+    return False
 
 
 def _holds_loop(stmts) -> bool:
