@@ -10,8 +10,9 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 9
+#define TR_ABI_VERSION 10
 #define TR_MAX_NDIM 32
+#define TR_RESULT_SLOTS_MAX 64 /* the most slots of one call's arguments or results */
 #define TR_MSG_SIZE 488
 
 #ifdef __cplusplus
@@ -206,6 +207,13 @@ typedef struct tr_host {
      * member of this table releases it first, since it may run Python. */
     tr_random *(*random_hold)(void *generator);
     void (*random_release)(void);
+    /* NumPy itself (ABI 10): numpy.dot (fn 0), numpy.matmul (1) or
+     * numpy.linalg.norm (2) of the `nin` boxed values `ins`, the result
+     * unboxed into `out` as its kind/typenum/ndim say (an array result
+     * C-contiguous).  Floating-point products and norms call it: NumPy's BLAS
+     * and pairwise sums fix the bits, which no loop of ours reproduces.
+     * TR_OK, or TR_ERR_PYTHON with NumPy's exception set. */
+    int (*numpy_call)(int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err);
 } tr_host;
 
 /* The slot of a list argument or result (descriptor kind 9): the Python

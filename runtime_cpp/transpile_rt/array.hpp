@@ -158,14 +158,18 @@ template <class T, int N, int L> Array<T, N, L> from_arg(void *slot) {
     return a;
 }
 
-// An array that fallback code returned (ext_owned) crosses as its owner
-// object, which the bridge takes a reference to while boxing the result, after
-// the entry has returned: our reference is kept until this thread's next
-// result from this module (one object at a time).
+// An array that fallback code or NumPy returned (ext_owned) crosses as its
+// owner object, which the bridge takes a reference to while boxing the
+// result, after the entry has returned: our reference is kept a while
+// longer, in a ring as long as the most slots one result has (the bridge's
+// MAX_LEAVES), so no item of a tuple result is let go before the bridge has
+// boxed them all (one slot kept the previous item alone).
 inline void keep_until_next_result(void *ext) {
-    static thread_local void *kept = nullptr;
-    if (kept) ext_refs().decref(kept);
-    kept = ext;
+    static thread_local void *kept[TR_RESULT_SLOTS_MAX] = {};
+    static thread_local int next = 0;
+    if (kept[next]) ext_refs().decref(kept[next]);
+    kept[next] = ext;
+    next = (next + 1) % TR_RESULT_SLOTS_MAX;
 }
 
 template <class T, int N, int L> void to_result(void *slot, Array<T, N, L> a) {

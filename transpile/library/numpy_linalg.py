@@ -10,7 +10,7 @@ from ..hir import promote
 from .registry import register, register_method
 from .base import NOT_CONST, Entry
 from .numpy_common import (H_JOIN, H_LA, H_LINALG, H_SHAPE, Fail, array_code, axis_code, code_of, const_value,
-                           int_arg, keepdims_arg, lowering, need_array, real_float)
+                           int_arg, keepdims_arg, lowering, need_array, real_float, type_at)
 
 
 def _product(kind):
@@ -26,9 +26,19 @@ def _product(kind):
     def lower(ls):
         lw = ls.lower
         rt = lw.elem(ls.result.dtype)
+        if by_numpy(ls):
+            lw.module.needs_host = True
         return CExpr(f"tr::np::{kind}<{rt}>({lw.ev(ls.args[0])}, {lw.ev(ls.args[1])})")
 
-    return Entry(f"numpy.{kind}", infer, lower, (H_LINALG,))
+    # needs_python: a floating-point product is NumPy's own (its BLAS), called with the GIL
+    return Entry(f"numpy.{kind}", infer, lower, (H_LINALG,), needs_python=True)
+
+
+def by_numpy(ls) -> bool:
+    """A floating-point or complex result of a product or norm is computed by
+    NumPy itself (numpy/numpy_calls.hpp: the bits of BLAS's sums and of
+    NumPy's pairwise sums are theirs), through the bridge's host table."""
+    return np.dtype(ls.result.dtype).kind in "fc"
 
 
 register(np.dot, _product("dot"))
@@ -118,9 +128,11 @@ def _norm_infer(site):
     elif axis is not None and not isinstance(axis, int):
         raise site.error("np.linalg.norm() axis must be None or an int in compiled code")
     result, info = _norm_kind(site, x, rdtype, ord_, axis)
-    if not keep or isinstance(info, Fail):
+    if isinstance(info, Fail):
         return result, info
-    return T.Array(rdtype, x.ndim, "C"), ("keep", info, x.ndim)
+    if keep:
+        result, info = T.Array(rdtype, x.ndim, "C"), ("keep", info, x.ndim)
+    return result, ("norm", ord_, info)
 
 
 def _norm_kind(site, x, rdtype, ord_, axis):
@@ -146,13 +158,38 @@ def _norm_kind(site, x, rdtype, ord_, axis):
 
 @lowering
 def _norm_lower(ls):
-    info = ls.site_info
+    _, ord_, info = ls.site_info
+    if ls.lower.module.options.backend == "cpu":
+        return _norm_by_numpy(ls, ord_)
     if info[0] != "keep":
         return _norm_lower_base(ls, info)
     base = _norm_lower_base(ls, info[1])
     if info[1][0] == "axis":
         return CExpr(f"tr::np::keep_axis({base.code}, {axis_code(ls, 2, 'axis', 0)})")
     return CExpr(f"tr::np::keep_all<{info[2]}>({base.code})")
+
+
+def _norm_by_numpy(ls, ord_):
+    """np.linalg.norm(x, ord, axis, keepdims) called in NumPy: it sums with
+    BLAS's dot or pairwise (add.reduce), as no loop here does bit for bit.
+    ord keeps its Python type (NumPy raises 1/ord in it)."""
+    lw = ls.lower
+    lw.module.needs_host = True
+    lw.module.include("transpile_rt/numpy/numpy_calls.hpp")
+    if ord_ is None:
+        ord_code = "tr::none_t{}"
+    elif isinstance(ord_, int):
+        ord_code = f"int64_t({ord_})"
+    elif isinstance(ord_, float):
+        ord_code = f"double({ord_!r})" if math.isfinite(ord_) else ("__builtin_inf()" if ord_ > 0 else "-__builtin_inf()")
+    else:  # 'fro' / 'f' of a matrix: NumPy's default norm
+        ord_code = "tr::none_t{}"
+    axis = code_of(ls, 2, "axis")
+    axis_code_ = "tr::none_t{}" if axis is None or type_at(ls, 2, "axis") == T.NONE else f"int64_t({axis})"
+    keep = code_of(ls, 3, "keepdims")
+    keep_code = f"bool({keep})" if keep is not None else "false"
+    return CExpr(f"tr::np::call_numpy<{lw.ctype(ls.result)}>(tr::np::kNumpyNorm, {array_code(ls, 0, 'x')}, "
+                 f"{ord_code}, {axis_code_}, {keep_code})")
 
 
 def _norm_lower_base(ls, info):
@@ -174,4 +211,4 @@ def _norm_lower_base(ls, info):
     return CExpr(code)
 
 
-register(np.linalg.norm, Entry("numpy.linalg.norm", _norm_infer, _norm_lower, (H_LA,)))
+register(np.linalg.norm, Entry("numpy.linalg.norm", _norm_infer, _norm_lower, (H_LA,), needs_python=True))

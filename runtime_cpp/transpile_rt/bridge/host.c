@@ -241,6 +241,41 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
     return TR_OK;
 }
 
+/* numpy.dot, numpy.matmul, numpy.linalg.norm: looked up on first use. */
+static int host_numpy_call(int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err) {
+    static PyObject *functions[3], *where;
+    static const char *const names[3] = {"dot", "matmul", "norm"};
+    if (fn < 0 || fn > 2 || nin < 1 || nin > MAX_LEAVES) {
+        PyErr_SetString(PyExc_SystemError, "bad call into NumPy from compiled code");
+        return TR_ERR_PYTHON;
+    }
+    if (!functions[fn]) {
+        PyObject *module = PyImport_ImportModule(fn == 2 ? "numpy.linalg" : "numpy");
+        PyObject *f = module ? PyObject_GetAttrString(module, names[fn]) : NULL;
+        Py_XDECREF(module);
+        if (!f) return TR_ERR_PYTHON;
+        functions[fn] = f;  /* kept for the process */
+    }
+    if (!where && !(where = PyUnicode_FromString("NumPy's result"))) return TR_ERR_PYTHON;
+    PyObject *args[MAX_LEAVES];
+    int made = 0, ok = 1;
+    for (; made < nin; ++made) {
+        args[made] = box_value(&ins[made]);
+        if (!args[made]) { ok = 0; break; }
+    }
+    PyObject *res = ok ? PyObject_Vectorcall(functions[fn], args, nin, NULL) : NULL;
+    for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
+    if (res && out->kind == TR_V_ARRAY && PyArray_Check(res) && !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)res)) {
+        PyObject *copy = PyArray_NewCopy((PyArrayObject *)res, NPY_CORDER);  /* compiled code expects C order */
+        Py_SETREF(res, copy);
+    }
+    if (!res) return TR_ERR_PYTHON;
+    int rc = unbox_value(res, out, where) < 0 ? TR_ERR_PYTHON : TR_OK;
+    Py_DECREF(res);
+    (void)err;
+    return rc;
+}
+
 static int host_to_float64(void *object, double *out, const char *where, tr_error *err) {
     PyObject *obj = object ? (PyObject *)object : Py_None;
     double d = PyFloat_AsDouble(obj);
@@ -404,6 +439,8 @@ TR_RNG_FREE(host_decref, void, (void *o), (o))
 TR_RNG_FREE(host_call_region, int,
             (void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout, tr_value *outs, tr_error *err),
             (regions, region, nin, ins, nout, outs, err))
+TR_RNG_FREE(host_numpy_call, int, (int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err),
+            (fn, nin, ins, out, err))
 TR_RNG_FREE(host_to_float64, int, (void *object, double *out, const char *where, tr_error *err),
             (object, out, where, err))
 TR_RNG_FREE(host_truthy, int, (void *object, int *out, tr_error *err), (object, out, err))
@@ -426,7 +463,8 @@ static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref_rng, host_
                              .seq_size = host_seq_size_rng, .seq_item = host_seq_item_rng, .unbox = host_unbox_rng,
                              .box = host_box_rng, .make_seq = host_make_seq_rng, .list_assign = host_list_assign_rng,
                              .text_of = host_text_of_rng, .write_text = host_write_text_rng,
-                             .random_hold = host_random_hold, .random_release = host_random_release};
+                             .random_hold = host_random_hold, .random_release = host_random_release,
+                             .numpy_call = host_numpy_call_rng};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */

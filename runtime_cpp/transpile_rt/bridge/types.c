@@ -28,7 +28,7 @@ enum { K_DEVICE_ARRAY = 16 }; /* an object with __cuda_array_interface__: argume
                                  slot: the argument object (borrowed), returned as it is */
 enum { LAYOUT_C = 0, LAYOUT_F = 1, LAYOUT_A = 2 };
 
-#define MAX_LEAVES 64
+#define MAX_LEAVES TR_RESULT_SLOTS_MAX
 #define MAX_NODES 256
 
 typedef struct Node_ {

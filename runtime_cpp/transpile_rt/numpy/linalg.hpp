@@ -1,9 +1,10 @@
 // np.dot and np.matmul (the @ operator) for 1-d and 2-d operands.  R is
-// the result dtype chosen by the caller; elements are converted to R before
-// multiplying.  Matrix products use a blocked i-k-j loop over a unit-stride
-// copy of the right operand so the inner loop vectorizes.  Floating-point
-// results can differ from NumPy's (which calls BLAS) in the last bits;
-// integer results are exact (wrapping like NumPy).
+// the result dtype chosen by the caller.  A floating-point or complex result
+// is NumPy's own (numpy_calls.hpp: its BLAS decides the bits); integer and
+// bool products are computed here, exactly (wrapping like NumPy), elements
+// converted to R before multiplying.  Matrix products use a blocked i-k-j
+// loop over a unit-stride copy of the right operand so the inner loop
+// vectorizes.
 #pragma once
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "../array.hpp"
 #include "../expr.hpp"
 #include "common.hpp"
+#include "numpy_calls.hpp"
 
 namespace tr {
 namespace np {
@@ -133,45 +135,69 @@ template <class R, class T1, int L1, class T2, int L2> Array<R, 1, C> vm(const A
 // ---------------------------------------------------------------- dot
 
 template <class R, class T1, int L1, class T2, int L2> R dot(const Array<T1, 1, L1> &a, const Array<T2, 1, L2> &b) {
-    if (a.shape[0] != b.shape[0]) detail::dot_error(a.shape, 1, b.shape, 1, 0, 0);
-    return detail::vdot<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<R>(kNumpyDot, a, b);
+    else {
+        if (a.shape[0] != b.shape[0]) detail::dot_error(a.shape, 1, b.shape, 1, 0, 0);
+        return detail::vdot<R>(a, b);
+    }
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 2, C> dot(const Array<T1, 2, L1> &a, const Array<T2, 2, L2> &b) {
-    if (a.shape[1] != b.shape[0]) detail::dot_error(a.shape, 2, b.shape, 2, 1, 0);
-    return detail::mm<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 2, C>>(kNumpyDot, a, b);
+    else {
+        if (a.shape[1] != b.shape[0]) detail::dot_error(a.shape, 2, b.shape, 2, 1, 0);
+        return detail::mm<R>(a, b);
+    }
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> dot(const Array<T1, 2, L1> &a, const Array<T2, 1, L2> &b) {
-    if (a.shape[1] != b.shape[0]) detail::dot_error(a.shape, 2, b.shape, 1, 1, 0);
-    return detail::mv<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyDot, a, b);
+    else {
+        if (a.shape[1] != b.shape[0]) detail::dot_error(a.shape, 2, b.shape, 1, 1, 0);
+        return detail::mv<R>(a, b);
+    }
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> dot(const Array<T1, 1, L1> &a, const Array<T2, 2, L2> &b) {
-    if (a.shape[0] != b.shape[0]) detail::dot_error(a.shape, 1, b.shape, 2, 0, 0);
-    return detail::vm<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyDot, a, b);
+    else {
+        if (a.shape[0] != b.shape[0]) detail::dot_error(a.shape, 1, b.shape, 2, 0, 0);
+        return detail::vm<R>(a, b);
+    }
 }
 
 // ------------------------------------------------------------- matmul
 
 template <class R, class T1, int L1, class T2, int L2> R matmul(const Array<T1, 1, L1> &a, const Array<T2, 1, L2> &b) {
-    if (a.shape[0] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[0]);
-    return detail::vdot<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<R>(kNumpyMatmul, a, b);
+    else {
+        if (a.shape[0] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[0]);
+        return detail::vdot<R>(a, b);
+    }
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 2, C> matmul(const Array<T1, 2, L1> &a, const Array<T2, 2, L2> &b) {
-    if (a.shape[1] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[1]);
-    return detail::mm<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 2, C>>(kNumpyMatmul, a, b);
+    else {
+        if (a.shape[1] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[1]);
+        return detail::mm<R>(a, b);
+    }
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> matmul(const Array<T1, 2, L1> &a, const Array<T2, 1, L2> &b) {
-    if (a.shape[1] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[1]);
-    return detail::mv<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyMatmul, a, b);
+    else {
+        if (a.shape[1] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[1]);
+        return detail::mv<R>(a, b);
+    }
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> matmul(const Array<T1, 1, L1> &a, const Array<T2, 2, L2> &b) {
-    if (a.shape[0] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[0]);
-    return detail::vm<R>(a, b);
+    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyMatmul, a, b);
+    else {
+        if (a.shape[0] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[0]);
+        return detail::vm<R>(a, b);
+    }
 }
 
 // Lazy expression operands are evaluated first.
