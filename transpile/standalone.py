@@ -159,6 +159,9 @@ def _refusal(task, tr) -> str | None:
         return f"{where}: {r['filename']}:{r['statements'][0][0]}: the code {what}, which needs transpile's bridge"
     if tr.layouts:
         return f"{where}: it uses @jit_class objects, which live in transpile's bridge"
+    if "TR_NUMPY_LOOPS(" in tr.cpp:
+        return (f"{where}: it calls NumPy's own loops for transcendental ufuncs (np.exp, np.tanh, ...: their "
+                f"bits are NumPy's), which transpile's bridge looks up when it loads the module")
     if HOST_MARKER in tr.cpp:
         return (f"{where}: its code uses Python objects through transpile's bridge (print, lists, strs, dicts or "
                 f"sets)")

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 10
+#define TR_ABI_VERSION 11
 #define TR_MAX_NDIM 32
 #define TR_RESULT_SLOTS_MAX 64 /* the most slots of one call's arguments or results */
 #define TR_MSG_SIZE 488
@@ -214,6 +214,11 @@ typedef struct tr_host {
      * and pairwise sums fix the bits, which no loop of ours reproduces.
      * TR_OK, or TR_ERR_PYTHON with NumPy's exception set. */
     int (*numpy_call)(int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err);
+    /* (ABI 11) NumPy's own inner loop of ufunc `name` for the `nargs` type numbers
+     * `types` (inputs then outputs): its PyUFuncGenericFunction and data,
+     * which a module calls as NumPy does, with no Python object involved
+     * (numpy/numpy_loops.hpp).  TR_OK, or TR_ERR_PYTHON with an exception set. */
+    int (*ufunc_loop)(const char *name, int32_t nargs, const int32_t *types, void **fn, void **data);
 } tr_host;
 
 /* The slot of a list argument or result (descriptor kind 9): the Python

@@ -196,10 +196,16 @@ inline void to_result(void *slot, Object o) {
 
 }  // namespace tr
 
+// What else a module does with the services when they arrive (numpy/numpy_loops.hpp).
+#ifndef TR_AFTER_MODULE_INIT
+#define TR_AFTER_MODULE_INIT(h)
+#endif
+
 #define TR_FALLBACK_MODULE_INIT                                                              \
     TR_EXPORT void tr_module_init(const tr_host *h, void *regions) {                          \
         tr::host().table = h;                                                                \
         tr::host().regions = regions;                                                        \
         tr::ext_refs().incref = h->incref;                                                   \
         tr::ext_refs().decref = h->decref;                                                   \
+        TR_AFTER_MODULE_INIT(h);                                                             \
     }

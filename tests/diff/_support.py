@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
+
 from transpile import jit as _jit
 
 
@@ -29,3 +31,18 @@ def check_items(check, fn, *args):
             except AssertionError as exc:
                 raise AssertionError(f"item {i} of {fn.__name__}: {exc}") from None
         raise
+
+
+def same_bits(got, expected):
+    """Type, dtype, shape and every bit (the suite's assert_same allows 1e-12)."""
+    assert type(got) is type(expected), (got, expected)
+    if isinstance(expected, tuple):
+        for i, (g, e) in enumerate(zip(got, expected, strict=True)):
+            try:
+                same_bits(g, e)
+            except AssertionError as exc:
+                raise AssertionError(f"item {i}: {exc}") from None
+        return
+    g, e = np.asarray(got), np.asarray(expected)
+    assert (g.dtype, g.shape) == (e.dtype, e.shape), (g.dtype, g.shape, e.dtype, e.shape)
+    assert np.ascontiguousarray(g).tobytes() == np.ascontiguousarray(e).tobytes(), (got, expected)

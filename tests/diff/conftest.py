@@ -7,12 +7,14 @@ must raise that precise error under fullgraph (the suites' @jit) and,
 without fullgraph, run in CPython with CPython's results."""
 from __future__ import annotations
 
+import copy
 import os
 import warnings
 
 import pytest
 
 from tests.conftest import run_both
+from tests.diff._support import same_bits
 from transpile.diagnostics import TranspileFallbackWarning
 
 MODES = ("ast", "bytecode", "trace")
@@ -81,4 +83,15 @@ def check(capture_mode):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TranspileFallbackWarning)
             return run_both(_in_mode(jitted, capture_mode, fullgraph=False), *args)
+    return run
+
+
+@pytest.fixture
+def check_bits(check):
+    """check() (its capture modes, its exceptions), then every bit of the
+    results (_support.same_bits), where they must be NumPy's to the last bit."""
+    def run(jitted, *args):
+        if check(jitted, *args) is None:
+            return  # both raised: check() compared the exceptions
+        same_bits(jitted(*copy.deepcopy(args)), jitted.py_func(*copy.deepcopy(args)))
     return run

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from transpile.cxx.nogil import releases_gil, touches_no_python
 from transpile.hir import types as T
 from transpile.options import make_options
@@ -44,6 +46,14 @@ def twice_add(x, y):
     return add(x, y) + add(y, x)
 
 
+def softplus(a):
+    return np.log1p(np.exp(a))  # NumPy's own loops, looked up when the module loads: no Python while it runs
+
+
+def gram(a):
+    return a @ a.T  # NumPy itself computes it (its BLAS): a call into Python
+
+
 def policy(fn, sig: str) -> tuple[bool, bool]:
     types = tuple(T.parse_signature(sig))
     options = make_options()
@@ -58,4 +68,6 @@ def test_brief_scalar_code_keeps_the_gil_and_long_running_code_releases_it():
     assert policy(countdown, "int") == (True, True)
     assert policy(scale, "float64[::1], float") == (True, True)  # array work grows with the array
     assert policy(twice_add, "float, float") == (True, True)  # calls: the policy does not look inside them
+    assert policy(softplus, "float64[::1]") == (True, True)
+    assert policy(gram, "float64[:, ::1]") == (False, False)
 

@@ -44,6 +44,7 @@ PARALLEL_EXPR_DEFINE = "#define TR_PARALLEL_EXPR 1"
 
 
 RECURSION_HEADER = "transpile_rt/recursion.hpp"
+NUMPY_LOOPS_HEADER = "transpile_rt/numpy/numpy_loops.hpp"
 
 
 class ModuleLowerer:
@@ -56,10 +57,21 @@ class ModuleLowerer:
         self.regions: list[dict] = []  # fallback regions: what the Python side needs to build them
         self.kernels: list[str] = []  # prange loop bodies (cxx/lower_parallel.py), before the functions
         self.fallback_report: list[dict] = []
+        self.numpy_loops: list[tuple] = []  # (ufunc name, type numbers): NumPy's loops the module calls
 
     def include(self, header: str) -> None:
         if header not in self.includes:
             self.includes.append(header)
+
+    def numpy_loop(self, ufunc: str, typenums: tuple) -> int:
+        """The index of NumPy's inner loop of `ufunc` for these operand types in
+        the module's table (numpy/numpy_loops.hpp), which the bridge resolves
+        when it loads the module."""
+        key = (ufunc, typenums)
+        if key not in self.numpy_loops:
+            self.numpy_loops.append(key)
+            self.include(NUMPY_LOOPS_HEADER)
+        return self.numpy_loops.index(key)
 
     def array_constant(self, value: np.ndarray, t: T.Array) -> str:
         key = id(value)
@@ -131,9 +143,15 @@ class ModuleLowerer:
             mod.footer.append("TR_RECURSION_LIMIT_DEFINITION")
         if INTERRUPT_HEADER in self.includes:  # the loader points it at the bridge's Ctrl-C flag
             mod.footer.append("TR_INTERRUPT_DEFINITION")
+        if self.numpy_loops:
+            loops = ", ".join(f'{{"{name}", {len(types)}, {{{", ".join(map(str, types))}}}, nullptr, nullptr}}'
+                              for name, types in self.numpy_loops)
+            mod.footer.append(f"// NumPy's ufunc loops this module calls, resolved when it loads.\nTR_NUMPY_LOOPS({loops})")
         if self.regions or self.layouts or getattr(self, "needs_host", False):
             mod.footer.append("// Receives the bridge's services and this module's fallback regions.\n"
                               "TR_FALLBACK_MODULE_INIT")
+        elif self.numpy_loops:  # the only service it needs: the GIL may still be released (cxx/nogil.py)
+            mod.footer.append("TR_NUMPY_LOOPS_INIT")
         return mod
 
     def parallel_exprs(self, functions: list[CxxFunction]) -> bool:

@@ -15,7 +15,7 @@ from ..library.attributes import lookup as lookup_attr
 from . import lower_records
 from ..library.base import LowerSite
 from ..library.numpy_common import WIDE_INT
-from ..library.numpy_ufuncs import functor_of
+from ..library.numpy_ufuncs import functor_of, numpy_loop_functor
 from ..passes.live_globals import LiveRead
 from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS, mixed_sign_comparison
 from .model import CExpr
@@ -112,6 +112,10 @@ class ExprLowerer:
             functor = functor_of(BINARY_UFUNCS[op])
             if op == "**":
                 functor = _array_power(at, bt, ops.compute)
+                # NumPy's power loop where it is not a square, root or reciprocal (numpy_loops.hpp)
+                loop = numpy_loop_functor(self, np.power, ops.compute) if functor in _LOOPED_POWERS else None
+                if loop is not None:
+                    functor = f"{_LOOPED_POWERS[functor]}<{loop}>" if _LOOPED_POWERS[functor] else loop
             if op not in COMPARISONS:
                 (a, _), (b, _) = self.weak_int_operand(a, at, ops.compute), self.weak_int_operand(b, bt, ops.compute)
             return self.lazy(f"tr::binary<{functor}, {ct}>({a.code}, {b.code})")
@@ -443,6 +447,11 @@ class ExprLowerer:
         if isinstance(dst, T.Scalar):
             return f"tr::cast<{ctype(dst)}>({x.code})"
         return f"{ctype(dst)}({x.code})"
+
+
+# Float array powers that reach NumPy's power loop: -> the functor calling it
+# (None: the loop itself) -- complex ones keep the runtime's loops.
+_LOOPED_POWERS = {"tr::op::pow_scalar_exponent": "tr::op::pow_scalar_exponent_by", "tr::op::pow": None}
 
 
 def _array_power(base, exponent, compute: str) -> str:

@@ -37,6 +37,26 @@ NO_COMPLEX_LOOP = frozenset(
     .split())
 
 
+# Transcendental ufuncs: NumPy picks their loops per CPU (AVX-512 / SVML
+# builds of exp, log, tanh, ...), whose bits differ from the C library's, so
+# compiled code calls NumPy's own loop (numpy/numpy_loops.hpp).  The others
+# are exactly rounded by IEEE (sqrt, arithmetic) or exact (floor, sign, ...).
+NUMPY_LOOP_UFUNCS = frozenset(
+    "cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh "
+    "arctanh arctan2 hypot power logaddexp".split())
+
+
+def numpy_loop_functor(lw, ufunc, compute: str) -> str | None:
+    """The functor calling NumPy's loop of `ufunc` on `compute` values, for
+    a transcendental ufunc of floats or complex numbers on the CPU."""
+    dt = np.dtype(compute)
+    if ufunc.__name__ not in NUMPY_LOOP_UFUNCS or dt.kind not in "fc" or lw.module.options.backend != "cpu":
+        return None
+    if dt.char * ufunc.nin + "->" + dt.char * ufunc.nout not in ufunc.types:
+        return None
+    return f"tr::uf::numpy_loop<{lw.module.numpy_loop(ufunc.__name__, (dt.num,) * (ufunc.nin + ufunc.nout))}>"
+
+
 def functor_of(ufunc) -> str:
     name = ufunc.__name__
     return OPERATOR_FUNCTORS.get(name) or f"tr::uf::{name}"
@@ -62,7 +82,7 @@ def _ufunc_entry(ufunc):
         ct = lw.elem(ops.compute)
         if ufunc in promote.COMPARISON_UFUNCS and promote.mixed_sign_comparison(ops.compute, ls.arg_types):
             ct = WIDE_INT
-        functor = functor_of(ufunc)
+        functor = numpy_loop_functor(lw, ufunc, ops.compute) or functor_of(ufunc)
         operands = list(zip(ls.args, ls.arg_types))
         if ufunc not in promote.COMPARISON_UFUNCS:  # NEP 50: a Python int must fit the dtype (OverflowError)
             operands = [lw.weak_int_operand(a, t, ops.compute) for a, t in operands]

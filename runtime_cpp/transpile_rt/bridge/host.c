@@ -276,6 +276,44 @@ static int host_numpy_call(int32_t fn, int32_t nin, tr_value *ins, tr_value *out
     return rc;
 }
 
+/* ufunc->functions[i] for the signature `types`: the loop NumPy's own call
+ * runs (the CPU-dispatched one, chosen when numpy imported). */
+static int host_ufunc_loop(const char *name, int32_t nargs, const int32_t *types, void **fn, void **data) {
+    PyObject *module = PyImport_ImportModule("numpy");
+    PyObject *obj = module ? PyObject_GetAttrString(module, name) : NULL;
+    PyObject *ufunc_type = module ? PyObject_GetAttrString(module, "ufunc") : NULL;
+    Py_XDECREF(module);
+    if (!obj || !ufunc_type) {
+        Py_XDECREF(obj);
+        Py_XDECREF(ufunc_type);
+        return TR_ERR_PYTHON;
+    }
+    int rc = TR_ERR_PYTHON;
+    int is_ufunc = Py_IS_TYPE(obj, (PyTypeObject *)ufunc_type);  /* exactly numpy.ufunc: its C layout */
+    Py_DECREF(ufunc_type);
+    if (!is_ufunc) {
+        PyErr_Format(PyExc_SystemError, "numpy.%s is not a ufunc", name);
+    } else {
+        PyUFuncObject *uf = (PyUFuncObject *)obj;
+        if (uf->nin + uf->nout != nargs) {
+            PyErr_Format(PyExc_SystemError, "numpy.%s takes %d operands, not %d", name, uf->nin + uf->nout, nargs);
+        } else {
+            for (int i = 0; i < uf->ntypes && rc != TR_OK; ++i) {
+                int match = uf->functions[i] != NULL;
+                for (int k = 0; k < nargs && match; ++k) match = uf->types[i * nargs + k] == types[k];
+                if (match) {
+                    *fn = (void *)uf->functions[i];
+                    *data = uf->data ? uf->data[i] : NULL;
+                    rc = TR_OK;
+                }
+            }
+            if (rc != TR_OK) PyErr_Format(PyExc_SystemError, "numpy.%s has no loop for these types", name);
+        }
+    }
+    Py_DECREF(obj);
+    return rc;
+}
+
 static int host_to_float64(void *object, double *out, const char *where, tr_error *err) {
     PyObject *obj = object ? (PyObject *)object : Py_None;
     double d = PyFloat_AsDouble(obj);
@@ -464,7 +502,7 @@ static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref_rng, host_
                              .box = host_box_rng, .make_seq = host_make_seq_rng, .list_assign = host_list_assign_rng,
                              .text_of = host_text_of_rng, .write_text = host_write_text_rng,
                              .random_hold = host_random_hold, .random_release = host_random_release,
-                             .numpy_call = host_numpy_call_rng};
+                             .numpy_call = host_numpy_call_rng, .ufunc_loop = host_ufunc_loop};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */

@@ -19,6 +19,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <numpy/arrayscalars.h>
+#include <numpy/ufuncobject.h> /* PyUFuncObject's fields only (no UFunc API calls) */
 
 #include "../abi.h"
 #include "../exceptions.h"

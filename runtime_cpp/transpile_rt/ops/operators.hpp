@@ -199,7 +199,7 @@ struct pow {
 // array ** scalar: NumPy computes a float array to the power of a scalar 2,
 // 0.5 or -1 as square, sqrt or reciprocal (bit for bit: not pow), and any
 // other exponent with pow.  An array of exponents always goes through pow.
-struct pow_scalar_exponent {
+template <class Loop> struct pow_scalar_exponent_by {
     template <class T> TR_HD static T apply(T a, T b) {
         if constexpr (is_float<T>::value) {
             if (b == T(2)) return T(a * a);
@@ -209,9 +209,12 @@ struct pow_scalar_exponent {
             }
             if (b == T(-1)) return T(T(1) / a);
         }
-        return pow::apply(a, b);
+        return Loop::apply(a, b);
     }
 };
+// Other exponents through the C library's pow, or (pow_scalar_exponent_by<tr::uf::numpy_loop<K>>) NumPy's
+// own power loop (numpy/numpy_loops.hpp: its bits on every CPU).
+using pow_scalar_exponent = pow_scalar_exponent_by<pow>;
 
 // A complex array to the power of a Python int -1 or 2, or of a Python
 // float 0.5: NumPy 2 calls np.reciprocal / np.square / np.sqrt for these
