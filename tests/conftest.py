@@ -23,6 +23,16 @@ def cache_dir():
     return os.environ["TRANSPILE_CACHE_DIR"]
 
 
+def _bits(x) -> bytes:
+    """The value's bytes, each NaN as one canonical NaN (NumPy and C may set
+    other payload bits, which no Python operation tells apart)."""
+    a = np.array(x, copy=True).reshape(-1)
+    if a.dtype.kind == "c":
+        a = a.view(a.real.dtype)
+    a[np.isnan(a)] = np.nan
+    return np.ascontiguousarray(a).tobytes()
+
+
 def assert_same(got, expected):
     """Value, type and dtype equality with NumPy's NaN-aware comparison."""
     if isinstance(expected, tuple):
@@ -34,15 +44,12 @@ def assert_same(got, expected):
     if isinstance(expected, np.ndarray):
         assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"
         assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
-        if expected.dtype.kind in "fc":
-            np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0, equal_nan=True)
+        if expected.dtype.kind in "fc":  # every bit: NaN matches NaN, 0.0 does not match -0.0
+            assert _bits(got) == _bits(expected), f"values differ in their bits:\n{got!r}\n{expected!r}"
         else:
             np.testing.assert_array_equal(got, expected)
     elif isinstance(expected, (float, np.floating, complex, np.complexfloating)):
-        if np.isnan(expected):
-            assert np.isnan(got)
-        else:
-            assert got == pytest.approx(expected, rel=1e-12, abs=0), (got, expected)
+        assert _bits(got) == _bits(expected), (got, expected)
     else:
         assert got == expected, (got, expected)
 
