@@ -251,3 +251,15 @@ def test_float_of_arrays_that_are_not_0d_runs_in_python():
     with pytest.warns(Warning):
         with pytest.raises(TypeError):
             conv(np.ones(3))
+
+
+@jit
+def flat_beside_reductions(a):
+    s = 0.0
+    for x in a.flat:
+        s += x
+    return s + a.sum(), a.min()  # a.flat's header and the reductions' both define a helper: one definition
+
+
+def test_flat_beside_reductions(check):
+    check(flat_beside_reductions, np.arange(6.0).reshape(2, 3))

@@ -321,3 +321,55 @@ def newton(coeffs, x0, tol=1e-12, max_iter=50):
 ])
 def test_a_call_runs_the_specialization_for_its_arguments_type(check, args):
     check(newton, *args)
+
+
+# Peer code (Numba's docs, Pythran's benchmarks): an accumulator started at 0.0 becomes an np.float64
+# (or the array's dtype) after the first `+=`; these uses give CPython's result either way and compile.
+
+@jit
+def go_fast(a):  # Numba's 5-minute guide
+    trace = 0.0
+    for i in range(a.shape[0]):
+        trace += np.tanh(a[i, i])
+    return a + trace
+
+
+@jit
+def norm_of_row(x):
+    d = 0.0
+    for k in range(x.shape[0]):
+        d += x[k] * x[k]
+    return np.sqrt(d)
+
+
+@jit
+def sum_into(a, out):
+    acc = 0.0
+    for v in a:
+        acc += v
+    out[0] = acc
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_accumulators_meet_ufuncs_arrays_and_stores(check, n):
+    check(go_fast, np.arange(float(n * n)).reshape(n, n) / 7.0)
+    check(norm_of_row, np.arange(float(n)) / 3.0)
+    for dtype in ("float32", "float64"):
+        check(sum_into, (np.arange(n) / 7.0).astype(dtype), np.zeros(1, dtype))
+
+
+@plain_jit
+def plus_f32_array(a, k):
+    t = 0.0
+    for i in range(k):
+        t += np.float64(i) / 3.0
+    return a + t  # float32 array + 0.0 stays float32; + np.float64 is float64 (NEP 50)
+
+
+def test_an_array_whose_result_dtype_depends_on_the_path_is_not_compiled():
+    a = np.ones(3, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        for k in (0, 2):
+            got, expected = plus_f32_array(a, k), plus_f32_array.py_func(a, k)
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-from transpile import jit
+from transpile import TranspileFallbackWarning, jit
 
 from . import fuzz_found_funcs as funcs
 
@@ -90,3 +90,27 @@ def test_compiled_code_never_guesses_the_type_of_a_value_from_python(fn, args):
     if not isinstance(expected, type):
         np.testing.assert_array_equal(got, expected)
         assert got.dtype == expected.dtype
+
+
+def _roll(g):
+    return np.roll(g, 1)  # not compiled: the helper's return runs as Python
+
+
+def _add_rolled(g):
+    return g + _roll(g)
+
+
+def _scale_rolled(g):
+    return 2.0 * _roll(g)
+
+
+@pytest.mark.parametrize("fn", [_add_rolled, _scale_rolled])
+def test_a_helpers_result_from_python_is_not_guessed_to_be_a_float(fn):
+    """The helper gives an array made by Python; compiled code used to convert
+    it with the "unknown is float64" rule and raise TypeError.  The statement
+    that meets it runs as Python instead, with CPython's result."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        got = jit(fn)(np.arange(4.0))
+    expected = fn(np.arange(4.0))
+    assert type(got) is type(expected) and got.dtype == expected.dtype and np.array_equal(got, expected)

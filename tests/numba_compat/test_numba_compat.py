@@ -134,3 +134,21 @@ def test_imports_from_transpile():
     from transpile import guvectorize, njit as nj, vectorize as vec  # noqa: F401
 
     assert nj is njit and vec is vectorize and transpile.numba_compat.f8 == types.float64
+
+
+def test_numbas_option_names_work_on_transpile_jit():
+    """`from numba import jit` changed to `from transpile import jit`: nopython=True is fullgraph=True (a
+    statement that cannot compile is an error, not a silent fallback), parallel=True is jit_level O1."""
+    import transpile
+    from transpile.diagnostics import TranspileError
+
+    def roll(a):
+        return np.roll(a, 1)
+
+    with pytest.raises(TranspileError):
+        transpile.jit(roll, nopython=True, nogil=True)(np.arange(3.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # accepted without an OptionWarning
+        doubled = transpile.jit(lambda a: a * 2.0, parallel=True, cache=True)
+        assert doubled.options.jit_level == "O1"
+        assert np.array_equal(doubled(np.arange(3.0)), np.arange(3.0) * 2.0)

@@ -4,7 +4,7 @@ only its import (README "Coming from Numba").
     from transpile.numba_compat import njit, prange, vectorize, guvectorize
     from transpile.numba_compat import jitclass, typed, types
 
-Numba's options are mapped onto transpile's (numba_compat/options.py); what
+Numba's options are mapped onto transpile's (transpile/numba_options.py); what
 cannot be honoured is a NumbaCompatWarning or an error, never silently
 ignored.  Results are CPython's (the undecorated function's), which is where
 transpile and Numba can differ: a declared return type does not convert the
@@ -13,7 +13,7 @@ result, error_model='numpy' is not followed.
 from ..parallel import prange
 from . import typed, types
 from .decorators import jit, jitclass, njit
-from .options import NumbaCompatWarning
+from ..numba_options import NumbaCompatWarning
 from .ufuncs import guvectorize, vectorize
 
 __all__ = ["jit", "njit", "prange", "vectorize", "guvectorize", "jitclass", "typed", "types", "NumbaCompatWarning"]

@@ -9,7 +9,7 @@ from ..classes import jit_class
 from ..decorators import jit as _jit
 from ..eager import compile_all
 from .types import NumbaType, Signature, none, parse
-from .options import map_options, warn_once
+from ..numba_options import map_options, warn_once
 
 _SCALAR_PYTHON = {"bool", "int64", "float64", "complex128"}  # dtypes Python's own numbers arrive as
 

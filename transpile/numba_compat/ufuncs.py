@@ -21,7 +21,7 @@ from ..decorators import jit as _jit
 from ..generated_modules import load
 from ..hir import types as T
 from .types import Signature, parse
-from .options import map_options
+from ..numba_options import map_options
 
 _KINDS_FOR_PYTHON = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
 

@@ -58,7 +58,8 @@ def check(typer, reach, parent, not_compilable) -> None:
         for part in choice_parts(node):  # `v`, or `v if c else w` whose value is v or w
             if part in reach.uses and fallback.holdable(typer, part.id):
                 raise Hold(part.id, _unknown(part.id, part.loc))
-        if isinstance(node, (h.BoolOp, h.IfExp)):
+        if isinstance(node, (h.BoolOp, h.IfExp)) or not isinstance(node, h.Name):
+            # also a helper's result that Python made (`g + lap(g)`, lap's return runs as Python)
             raise not_compilable(node, None, {T.ANY}, "the operation it meets")
     for name in guessed_variables(tf, reach.defs):
         if fallback.holdable(typer, name):  # the error points at its first assignment

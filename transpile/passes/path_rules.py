@@ -267,20 +267,38 @@ def cannot_raise(checker, node) -> bool:
 def same_value_use(checker, node, parent) -> bool:
     """A Python float and an np.float64 of one value give the same result
     here: an argument of a `math` function, float() or print() (NumPy's
-    str() of a float64 or complex128 scalar is Python's), or a value stored
+    str() of a float64 or complex128 scalar is Python's), the one argument of
+    a NumPy ufunc (np.sqrt(0.0) is an np.float64 too), or a value stored
     into an array element or view (converted to the array's dtype)."""
     types = checker.types_of(node)
     static = checker.tf.types.get(node)
+    if stored_once(checker, node, parent, types, static):
+        return True
     if not (weak_only(types, static) and static.kind in "fc"):
         return False
     if isinstance(parent, h.Call) and node in parent.args:
         fn = checker.typer.const(parent.func)
-        return getattr(fn, "__module__", None) == "math" or fn is float or fn is print
-    if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
-            and isinstance(parent.targets[0], h.Subscript):
-        info = checker.tf.subscripts.get(parent.targets[0])
-        return getattr(info, "kind", None) in ("element", "view", "mask", "fancy")
+        return getattr(fn, "__module__", None) == "math" or fn is float or fn is print or \
+            isinstance(fn, np.ufunc) and fn.nin == 1 and len(parent.args) == 1 and not parent.keywords
     return False
+
+
+def stored_once(checker, node, parent, types, static) -> bool:
+    """`out[i] = acc` where acc is a Python float or a NumPy float of the
+    array's dtype by path (`acc = 0.0`, then `acc += x[j]` of float32 x):
+    held in that dtype, the Python float is rounded once, where CPython's
+    store rounds it -- the same stored value."""
+    if not (isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1
+            and isinstance(parent.targets[0], h.Subscript) and isinstance(static, T.Scalar) and static.kind in "fc"):
+        return False
+    info = checker.tf.subscripts.get(parent.targets[0])
+    target = checker.tf.types.get(parent.targets[0].value)
+    if getattr(info, "kind", None) not in ("element", "view", "mask", "fancy") or not isinstance(target, T.Array):
+        return False
+    return all(isinstance(t, T.Scalar) and (t.dtype == static.dtype and weak_only(types, static)
+                                           or t.dtype == static.dtype == target.dtype
+                                           or t.weak and t.kind == static.kind and static.dtype == target.dtype)
+               for t in types)
 
 
 def picked_argument(checker, node, parent) -> bool:

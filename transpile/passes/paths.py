@@ -380,7 +380,10 @@ class _Checker:
         weak_results = set()
         for a in lefts:
             for b in rights:
-                if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
+                # an array beside a number that is Python's or NumPy's by path: the same operation if NumPy's
+                # promotion gives one computation for both (a float64 array + 0.0 or np.float64(0.0))
+                with_array = not compare and isinstance(a, (T.Scalar, T.Array)) and isinstance(b, (T.Scalar, T.Array))
+                if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar) or with_array):
                     raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                               f"the '{op}' operation")
                 try:

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "../array.hpp"
 #include "../error.hpp"
+#include "common.hpp"  // detail::iabs
 
 namespace tr {
 namespace np {
@@ -121,8 +122,6 @@ template <int M, int N> struct NdIter : Odometer<N> {
 };
 
 namespace detail {
-
-inline int64_t iabs(int64_t x) { return x < 0 ? -x : x; }
 
 // Broadcast shape and per-operand byte strides (0 along broadcast axes), C axis order.
 template <int M, int N> struct Operands {

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..options import caller_level
+from .options import caller_level
 
 
 
@@ -44,6 +44,11 @@ _IGNORED = {
 # (cxx/nogil.py), which is what nogil=True asks; code that prints or falls back keeps it.
 _SILENT = {"nogil", "looplift", "no_cpython_wrapper", "no_cfunc_wrapper", "_nrt", "no_rewrites", "target_backend",
            "pipeline_class", "_dbg_extend_lifetimes", "_dbg_optnone", "forceinline"}
+
+
+# The names that are Numba's alone (cache, boundscheck and fastmath are transpile's options too):
+# transpile.jit maps them as numba_compat's jit does.
+NUMBA_OPTIONS = frozenset({"nopython", "forceobj", "parallel", "target", *_IGNORED, *_SILENT})
 
 
 def map_options(numba: dict, default_nopython: bool = True) -> dict:
