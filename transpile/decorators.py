@@ -6,7 +6,6 @@ import contextlib
 import functools
 import inspect
 
-from .numba_options import NUMBA_OPTIONS, map_options
 from .options import make_options
 
 
@@ -29,10 +28,12 @@ def jit(function=None, *, capture_mode=None, jit_level="O0", dynamic=False, full
     input_signature and backend options are read as options.make_options says.
     """
     fn = function
-    numba = {name: options.pop(name) for name in list(options) if name in NUMBA_OPTIONS}
-    if numba:  # Numba's spellings (nopython=True, parallel=True, ...) mean here what they mean there
-        mapped = map_options(numba, default_nopython=False)
-        fullgraph = fullgraph or mapped["fullgraph"]
+    if options:  # Numba's spellings (nopython=True, parallel=True, ...) mean here what they mean there
+        from .numba_options import NUMBA_OPTIONS, map_options  # (not on a warm start's path)
+
+        numba = {name: options.pop(name) for name in list(options) if name in NUMBA_OPTIONS}
+        mapped = map_options(numba, default_nopython=False) if numba else {}
+        fullgraph = fullgraph or mapped.get("fullgraph", False)
         jit_level = mapped.get("jit_level", jit_level)
     opts = make_options(capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic, fullgraph=fullgraph,
                         backend=backend, cache=cache, boundscheck=boundscheck, signatures=signatures,
