@@ -151,7 +151,8 @@ def test_cuda_small_expressions_run_on_the_host_and_large_ones_need_a_gpu():
     f = jit(backend="cuda", jit_level="O1")(ek.elementwise)
     args = small_args()  # below TR_CUDA_EXPR_MIN: the host loop
     for got, expected in zip(f(*args), ek.elementwise(*args)):
-        assert_same(got, expected)
+        # a device backend's own loops (the C library's exp, not NumPy's per-CPU one): the last bits may differ
+        _assert_gpu_close(got, expected)
     with pytest.raises(RuntimeError, match="backend='cuda': no CUDA GPU is visible to this process"):
         f(*ek.elementwise_args())
 
