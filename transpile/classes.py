@@ -20,7 +20,7 @@ from _thread import RLock  # threading.RLock itself, without importing threading
 
 from . import _runtime
 from .build.backends import check_toolkit
-from .diagnostics import TranspileFallbackWarning
+from .diagnostics import FULLGRAPH_NOTE, TranspileFallbackWarning
 from .hashing import sha256
 from .hir import jit_classes, types as T
 from .hir.jit_classes import accepted_variants, info_of, layout_key
@@ -191,7 +191,7 @@ class JitClassMeta(type):
             if options.fullgraph:
                 from .diagnostics import UnsupportedSyntaxError
 
-                raise UnsupportedSyntaxError(message + " (fullgraph=True forbids falling back to Python)", None)
+                raise UnsupportedSyntaxError(message + FULLGRAPH_NOTE, None)
             warnings.warn(TranspileFallbackWarning(message), stacklevel=3)
         if "__call__" not in ns and not any("__call__" in vars(k) for b in bases for k in b.__mro__):
             ns["__call__"] = _no_call  # MindSpore's jit_class raises ValueError here, not TypeError

@@ -12,6 +12,10 @@ from __future__ import annotations
 from .values import value_type
 
 
+# Appended to what would have fallen back to Python, once (a callee's error already has it).
+FULLGRAPH_NOTE = " (fullgraph=True forbids falling back to Python)"
+
+
 @value_type
 class SourceLoc:
     """A position in the user's file: 1-based line, 0-based column."""

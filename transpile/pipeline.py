@@ -58,7 +58,12 @@ def translate(pyfunc, arg_types: tuple, options, symbol: str, construct=None) ->
         raise FunctionNotCompilable(f"{pyfunc.__qualname__}() returns a function to Python", entry.hir.loc,
                                     "functions returned to compiled callers compile; this call runs in CPython")
     if not T.mentions_instance(return_type):
-        T.to_descriptor(return_type)  # raises early for values that cannot cross into Python
+        try:
+            T.to_descriptor(return_type)  # early, for values that cannot cross into Python (a dtype)
+        except TypeError:
+            raise FunctionNotCompilable(f"{pyfunc.__qualname__}() returns {return_type}, which compiled code "
+                                        "cannot hand to Python", entry.hir.loc,
+                                        "this call runs in CPython; return what it is made of instead") from None
     with timing.phase("render"):  # lowering and the C++ text
         module, regions, report, layouts = lower_program(program, entry, options, symbol,
                                                          construct=return_type if construct is not None else None)

@@ -568,3 +568,16 @@ def shape_unpack(a):
 
 def test_shape_unpacking(check):
     check(shape_unpack, rand((3, 5), seed=35))
+
+
+@jit
+def clips_with_one_bound(a, x):
+    return (np.clip(a, 0.5, None), np.clip(a, None, 0.5), a.clip(min=0.2), a.clip(max=0.3), np.clip(x, None, 1.0),
+            a.clip(0.1, 0.9))
+
+
+@pytest.mark.parametrize("a,x", [(np.array([0.1, 0.7, np.nan, 2.0]), 3.5), (np.arange(4), 0.25),
+                                 (np.array([0.1, 0.7, 2.0], np.float32), np.float64(2.0))])
+def test_clip_with_one_bound(check, a, x):
+    """A None (or missing) bound clips on the other side only, with np.maximum's / np.minimum's dtype."""
+    check(clips_with_one_bound, a, x)

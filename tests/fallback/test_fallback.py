@@ -11,6 +11,7 @@ import pytest
 
 import transpile
 from transpile import AnnotationError, TranspileFallbackWarning, UnsupportedSyntaxError, jit
+from transpile.diagnostics import FunctionNotCompilable
 
 from . import fallback_funcs as ff
 from ..conftest import run_both
@@ -196,3 +197,16 @@ def test_complex_ufuncs_without_a_compiled_loop_fall_back_with_the_reason():
         run_both(ff.complex_trig, z, w)  # values, dtypes and types equal CPython's
     reasons = {r["line"]: r["reason"] for r in ff.complex_trig.fallbacks()}
     assert set(reasons) == {line_of(ff.complex_trig, t) for t in ("np.sin(z)", "np.arctan", "np.log10")}
+
+
+def _sum_and_dtype(a):
+    return a.sum(), a.dtype
+
+
+def test_a_result_that_cannot_cross_into_python_runs_the_call_in_cpython():
+    """A dtype in the result was an InternalError (a TypeError from the result's descriptor); now the call runs
+    in CPython with a warning, and fullgraph=True says why at the function."""
+    with pytest.warns(TranspileFallbackWarning):
+        assert jit(_sum_and_dtype)(np.arange(3)) == _sum_and_dtype(np.arange(3))
+    with pytest.raises(FunctionNotCompilable, match="cannot hand to Python"):
+        jit(_sum_and_dtype, fullgraph=True)(np.arange(3))

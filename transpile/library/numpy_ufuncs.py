@@ -170,29 +170,55 @@ def _where_lower(ls):
 register(np.where, Entry("numpy.where", _where_infer, _where_lower, ()))
 
 
+def _bound(site, index, names):
+    """The type of np.clip's bound (positional, or a_min=/min=, a_max=/max=), None when not given
+    (a.clip(min=0.2): NumPy's default bound is None)."""
+    return next((t for t in (site.arg_type(index, name) for name in names) if t is not None), None)
+
+
 def _clip_infer(site):
-    site.check_arity(1, 3, ("a_min", "a_max"))
-    a, lo, hi = site.args[0], site.arg_type(1, "a_min"), site.arg_type(2, "a_max")
-    if lo is None or hi is None:
-        raise site.error("clip() needs a_min and a_max")
+    site.check_arity(1, 3, ("a_min", "a_max", "min", "max"))
+    a = site.args[0]
+    lo, hi = _bound(site, 1, ("a_min", "min")) or T.NONE, _bound(site, 2, ("a_max", "max")) or T.NONE
+    # A None bound: NumPy clips on the other side only, with np.maximum's / np.minimum's dtype rules.
+    ufunc, operands = getattr(np._core.umath, "clip", np.clip), [a, lo, hi]  # np.clip's dtype rules: the clip ufunc's
+    if lo == T.NONE and hi == T.NONE:
+        raise site.error("clip() with no bound is not compiled")
+    if lo == T.NONE:
+        ufunc, operands = np.minimum, [a, hi]
+    elif hi == T.NONE:
+        ufunc, operands = np.maximum, [a, lo]
     try:
-        # np.clip is a Python function; its dtype rules are those of the clip ufunc.
-        ops = promote.ufunc_call(getattr(np._core.umath, "clip", np.clip), [a, lo, hi])
+        ops = promote.ufunc_call(ufunc, operands)
     except promote.PromotionError as exc:
         raise site.error(str(exc)) from None
-    return ops.result, ops
+    return ops.result, (ops, lo == T.NONE, hi == T.NONE)
 
 
 def _clip_lower(ls):
     lw = ls.lower
-    ct = lw.elem(ls.site_info.compute)
+    ops, no_lo, no_hi = ls.site_info
+    ct = lw.elem(ops.compute)
     a = ls.args[0].code
-    lo = (ls.args[1] if len(ls.args) > 1 else ls.kwargs["a_min"]).code
-    hi = (ls.args[2] if len(ls.args) > 2 else ls.kwargs["a_max"]).code
+
+    def bound(index, names):
+        if index < len(ls.args):
+            return ls.args[index].code
+        return next(ls.kwargs[n] for n in names if n in ls.kwargs).code
+
     if isinstance(ls.result, T.Scalar):
-        return CExpr(f"{lw.ctype(ls.result)}(tr::op::minimum::apply(tr::op::maximum::apply(tr::cast<{ct}>({a}), "
-                     f"tr::cast<{ct}>({lo})), tr::cast<{ct}>({hi})))")
-    return lw.lazy(f"tr::binary<tr::op::minimum, {ct}>(tr::binary<tr::op::maximum, {ct}>({a}, {lo}), {hi})")
+        code = f"tr::cast<{ct}>({a})"
+        if not no_lo:
+            code = f"tr::op::maximum::apply({code}, tr::cast<{ct}>({bound(1, ('a_min', 'min'))}))"
+        if not no_hi:
+            code = f"tr::op::minimum::apply({code}, tr::cast<{ct}>({bound(2, ('a_max', 'max'))}))"
+        return CExpr(f"{lw.ctype(ls.result)}({code})")
+    code = a
+    if not no_lo:
+        code = f"tr::binary<tr::op::maximum, {ct}>({code}, {bound(1, ('a_min', 'min'))})"
+    if not no_hi:
+        code = f"tr::binary<tr::op::minimum, {ct}>({code}, {bound(2, ('a_max', 'max'))})"
+    return lw.lazy(code)
 
 
 register(np.clip, Entry("numpy.clip", _clip_infer, _clip_lower, ()))

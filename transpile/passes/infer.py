@@ -16,7 +16,8 @@ import types
 
 import numpy as np
 
-from ..diagnostics import (FunctionNotCompilable, MultipleErrors, TypingError, UnsupportedSyntaxError, raise_collected)
+from ..diagnostics import (FULLGRAPH_NOTE, FunctionNotCompilable, MultipleErrors, TypingError, UnsupportedSyntaxError,
+                           raise_collected)
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.base import NOT_CONST
@@ -368,8 +369,9 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         if self.fullgraph and not local_def:
             for err in errors:
                 loc = err.loc or s.loc
+                said = FULLGRAPH_NOTE in err.message  # a callee's error, already said so
                 self.fullgraph_errors[(loc.line, loc.col)] = UnsupportedSyntaxError(
-                    f"{err.message} (fullgraph=True forbids falling back to Python)", loc, err.hint)
+                    err.message if said else f"{err.message}{FULLGRAPH_NOTE}", loc, err.hint)
         names = fallback.analyse(self.fn, s)
         fallback.share_containers(self, s, names.loads | names.stores)
         lists.check_fallback(self, s, names.loads | names.stores, first.message.splitlines()[0])

@@ -25,7 +25,7 @@ from __future__ import annotations
 import builtins
 from dataclasses import dataclass
 
-from ..diagnostics import FunctionNotCompilable, MultipleErrors, TypingError, UnsupportedSyntaxError
+from ..diagnostics import FULLGRAPH_NOTE, FunctionNotCompilable, MultipleErrors, TypingError, UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable
@@ -101,7 +101,7 @@ def specialize(typer, call_node, target, pyfunc, args, free, kwargs=None):
             raise
         errors = exc.errors if isinstance(exc, MultipleErrors) else [exc]
         first = errors[0]
-        message = first.message.replace(" (fullgraph=True forbids falling back to Python)", "")
+        message = first.message.replace(FULLGRAPH_NOTE, "")
         where = f" (line {first.loc.line})" if first.loc is not None and first.loc.line != call_node.loc.line else ""
         raise UnsupportedSyntaxError(f"the lambda cannot be compiled: {message}{where}", call_node.loc,
                                      first.hint) from None
