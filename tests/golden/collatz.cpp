@@ -23,7 +23,7 @@ int64_t collatz_0(int64_t n);
 // collatz(n: int) -> int    [golden_funcs.py:31]
 int64_t collatz_0(int64_t n) {
     int64_t steps{};
-    unsigned tr_polls = TR_POLL_EVERY;
+    TR_POLL_LOCALS
     int tr_line = 0;
     try {
         // golden_funcs.py:32  steps = 0

@@ -356,7 +356,7 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
         locals_ += [f"bool {bound_flag(self.var(n))} = false;" for n in sorted(self.unbound.names)]
         if polls(self.fn.body, tf.loops):  # iterations left until Ctrl-C is looked for (interrupt.hpp)
             self.module.include(INTERRUPT_HEADER)
-            locals_.append("unsigned tr_polls = TR_POLL_EVERY;")
+            locals_.append("TR_POLL_LOCALS")
         self.dict_headers()
         if tf.cxx_name in self.module.recursive:  # RecursionError rather than a stack overflow
             self.emit("tr::RecursionGuard tr_recursion_guard;")
