@@ -57,25 +57,25 @@ def test_worker_crash_and_hang_are_findings_of_the_running_program():
 
 
 def test_comparison_classes():
-    exact = dict(exact=True)
-    assert compare.difference(1, 1.0, False)[0] == compare.TYPE
-    assert compare.difference(np.float32(1), np.float64(1), False)[0] == compare.TYPE
-    assert compare.difference(np.zeros(2, np.int32), np.zeros(2, np.int64), False)[0] == compare.TYPE
-    assert compare.difference(math.nan, math.nan, **exact) is None
-    assert compare.difference(-0.0, 0.0, False)[0] == compare.VALUE
-    assert compare.difference(1.0 + 1e-15, 1.0, False) is None
-    assert compare.difference(1.0 + 1e-15, 1.0, **exact)[0] == compare.VALUE
-    assert compare.difference((1, np.array([1.0, math.nan])), (1, np.array([1.0, math.nan])), **exact) is None
-    assert compare.difference((1, np.array([1.0, 2.0])), (1, np.array([1.0, 2.5])), False)[0] == compare.VALUE
-    assert compare.difference({1: [2.0]}, {1: [2]}, False)[0] == compare.TYPE
+    assert compare.difference(1, 1.0)[0] == compare.TYPE
+    assert compare.difference(np.float32(1), np.float64(1))[0] == compare.TYPE
+    assert compare.difference(np.zeros(2, np.int32), np.zeros(2, np.int64))[0] == compare.TYPE
+    assert compare.difference(math.nan, math.nan) is None
+    assert compare.difference(-0.0, 0.0)[0] == compare.VALUE
+    assert compare.difference(1.0 + 2 ** -52, 1.0)[0] == compare.VALUE  # one unit in the last place
+    assert compare.difference(np.float32(1) + np.float32(2 ** -23), np.float32(1))[0] == compare.VALUE
+    assert compare.difference((1, np.array([1.0, math.nan])), (1, np.array([1.0, math.nan]))) is None
+    assert compare.difference((1, np.array([1.0, 2.0])), (1, np.array([1.0, 2.0 + 2 ** -51])))[0] == compare.VALUE
+    assert compare.difference(complex(1, 2 ** -40), complex(1, 0))[0] == compare.VALUE
+    assert compare.difference({1: [2.0]}, {1: [2]})[0] == compare.TYPE
     # a NaN key is the same value, though no NaN equals another (seed 9101 #388)
-    assert compare.difference({math.nan: [0.5]}, {float("nan"): [0.5]}, **exact) is None
-    assert compare.difference({1: 0, 2: 0}, {2: 0, 1: 0}, False)[0] == compare.VALUE  # insertion order
+    assert compare.difference({math.nan: [0.5]}, {float("nan"): [0.5]}) is None
+    assert compare.difference({1: 0, 2: 0}, {2: 0, 1: 0})[0] == compare.VALUE  # insertion order
     raised = ("raise", ZeroDivisionError("x"), (), {})
     returned = ("value", 1, (), {})
     never = lambda exc: False  # noqa: E731
-    assert compare.compare(raised, returned, False, never)[0] == compare.EXCEPTION
-    assert compare.compare(("raise", ValueError("x"), (), {}), raised, False, never)[0] == compare.EXCEPTION
-    assert compare.compare(raised, raised, False, never) is None
+    assert compare.compare(raised, returned, never)[0] == compare.EXCEPTION
+    assert compare.compare(("raise", ValueError("x"), (), {}), raised, never)[0] == compare.EXCEPTION
+    assert compare.compare(raised, raised, never) is None
     mutated = ("value", 1, (np.array([2]),), {})
-    assert compare.compare(mutated, ("value", 1, (np.array([3]),), {}), False, never)[0] == compare.VALUE
+    assert compare.compare(mutated, ("value", 1, (np.array([3]),), {}), never)[0] == compare.VALUE

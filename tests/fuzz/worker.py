@@ -99,11 +99,11 @@ def check_program(program: gen.Program, module, inputs: list, levels: list) -> d
             rejected = rejected_by_gxx(messages)
             if rejected:
                 findings.append(_finding(COMPILE, f"py-{level}", n, args, expected, results[level], rejected[:400]))
-            found = compare(results[level], expected, exact=False, is_compile_error=is_compile_error)
+            found = compare(results[level], expected, is_compile_error=is_compile_error)
             if found:
                 findings.append(_finding(found[0], f"py-{level}", n, args, expected, results[level], found[1]))
         if len(levels) == 2 and all(results[lv][0] == "value" for lv in levels):
-            found = compare(results[levels[1]], results[levels[0]], exact=True, is_compile_error=is_compile_error)
+            found = compare(results[levels[1]], results[levels[0]], is_compile_error=is_compile_error)
             if found:
                 findings.append(_finding(found[0], "O0-O1", n, args, results[levels[0]], results[levels[1]],
                                          found[1]))
