@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from transpile import jit
+from transpile import TranspileFallbackWarning, jit
 
 from . import fuzz_found_funcs2 as funcs
 
@@ -109,3 +109,25 @@ def test_a_maybe_array_stored_in_an_array_variable_runs_as_python():
     assert not [m for m in messages if "failed to compile" in m], messages
     assert [m for m in messages if "v2 = v3" in m and "a value of unknown type" in m], messages
     assert not [m for m in messages if "runs in CPython" in m], messages
+
+
+def _scaled_by_path_typed(a, k):
+    v = 2.0
+    if k:
+        v = np.float64(3.0)
+    a *= a / v  # float32 / 2.0 is float32, / np.float64 float64: no single computation
+    return a
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_array_beside_a_path_typed_number_is_not_an_internal_error(k):
+    """Fuzz 10601 #99: an array operand beside a number that is a Python float or an
+    np.float64 by path reached the scalar-only rules (AttributeError: 'Array' has no
+    'weak', an internal error); now the statement runs as Python, with CPython's values."""
+    a = np.array([1.5, 2.25, -3.0], np.float32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = jit(_scaled_by_path_typed)(a.copy(), k)
+    expected = _scaled_by_path_typed(a.copy(), k)
+    assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+    assert not [w for w in caught if "internal error" in str(w.message)]

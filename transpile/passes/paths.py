@@ -402,6 +402,10 @@ class _Checker:
                         continue
                 else:
                     same = ops == recorded
+                if not same and with_array and not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
+                    # with an array, only one computation for every path will do (no flag picks the rules)
+                    raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                              f"the '{op}' operation", where)
                 if not same and ops is not None and weakness_only(ops, recorded, op) and (
                         isinstance(where, h.BinOp) or isinstance(where, h.AugAssign) and isinstance(left, h.Name)):
                     weak_results.add(ops.result)  # a Python float or an np.float64 by path: its use decides
