@@ -131,3 +131,20 @@ def test_array_beside_a_path_typed_number_is_not_an_internal_error(k):
     expected = _scaled_by_path_typed(a.copy(), k)
     assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
     assert not [w for w in caught if "internal error" in str(w.message)]
+
+
+def _abs_beside_a_return_from_python(x, k):
+    if k:
+        return np.roll(x, 1)  # runs as Python: every return site boxes its own value
+    w = 2
+    return abs(w < np.uint64(7)), abs(np.True_), abs(True), w
+
+
+def test_a_boxed_result_keeps_its_type_not_the_cxx_expressions():
+    """Fuzz 10801 #530: abs() of an np.bool_ is an int in C++, an np.bool_ in Python;
+    a boxed return site gave np.int64(1) (and 1 for abs(np.True_))."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        got = jit(_abs_beside_a_return_from_python)(np.arange(3.0), 0)
+    expected = _abs_beside_a_return_from_python(np.arange(3.0), 0)
+    assert [type(g) for g in got] == [type(e) for e in expected] and got == expected

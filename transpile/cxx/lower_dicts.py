@@ -45,8 +45,8 @@ def str_literal(value: str) -> str:
 
 def to_py(t, x: str, depth: int = 0) -> str:
     """C++ expression: a tr::Object (new Python object) for value x of type t."""
-    if isinstance(t, T.Scalar):
-        return f"tr::topy::one({x}, {'true' if t.weak else 'false'})"
+    if isinstance(t, T.Scalar):  # in its own C++ type: abs(np.True_) is an int in C++, an np.bool_ in Python
+        return f"tr::topy::one({ctype(t)}({x}), {'true' if t.weak else 'false'})"
     if isinstance(t, (T.Array, T.Str)):
         return f"tr::topy::one({x})"
     if t == T.ANY:

@@ -267,7 +267,7 @@ class StatementLowering:
         name = node.id if isinstance(node, h.Name) else None
         if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs \
                 or node in self.tf.path_types.weak_calls or node in self.tf.path_types.weak_choices:
-            return f"tr::topy::one({code}, {self.weak_code(node)})"
+            return f"tr::topy::one({ctype(self.type_of(node))}({code}), {self.weak_code(node)})"
         out = to_py(self.type_of(node), code)
         for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):
             out = f"({kind_slot(self.var(name))} == {i} ? {to_py(alt, alt_slot(self.var(name), i))} : {out})"
