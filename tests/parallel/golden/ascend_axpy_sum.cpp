@@ -69,7 +69,7 @@ tr::Object axpy_sum_0(float alpha, tr::Array<float, 1, tr::C> x, tr::Array<float
         }
         // device_kernels.py:55  return s
         tr_line = 55;
-        return (tr_kind_s == 0 ? tr::topy::one(tr_alt0_s, true) : tr::topy::one(s, false));
+        return (tr_kind_s == 0 ? tr::topy::one(double(tr_alt0_s), true) : tr::topy::one(float(s), false));
     } catch (tr::Error &tr_e) {
         tr::note_line(tr_e, tr_line);
         throw;
