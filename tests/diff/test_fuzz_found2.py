@@ -148,3 +148,24 @@ def test_a_boxed_result_keeps_its_type_not_the_cxx_expressions():
         got = jit(_abs_beside_a_return_from_python)(np.arange(3.0), 0)
     expected = _abs_beside_a_return_from_python(np.arange(3.0), 0)
     assert [type(g) for g in got] == [type(e) for e in expected] and got == expected
+
+
+def _boxed_items_in_order(a, k):
+    if k > 5:
+        return np.roll(a, 1)  # runs as Python: the other return boxes its items
+    if k:
+        i = 1
+    return (i // a), (np.int32(1099511627776) + a)  # i unbound when k == 0: that error comes first
+
+
+def test_a_boxed_tuples_items_raise_in_pythons_order():
+    """Fuzz 10801 #1622: the items of a boxed tuple are a C++ call's arguments, whose order
+    is open; two array items that may raise were left unordered (GCC evaluated the
+    second first: OverflowError where CPython raises UnboundLocalError)."""
+    a = np.arange(1, 4, dtype=np.uint8)
+    with pytest.raises(UnboundLocalError):
+        _boxed_items_in_order(a, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        with pytest.raises(UnboundLocalError):
+            jit(_boxed_items_in_order)(a, 0)
