@@ -46,15 +46,21 @@ NUMPY_LOOP_UFUNCS = frozenset(
     "arctanh arctan2 hypot power logaddexp".split())
 
 
-def numpy_loop_functor(lw, ufunc, compute: str) -> str | None:
-    """The functor calling NumPy's loop of `ufunc` on `compute` values, for
+def numpy_loop_index(lw, ufunc, compute: str) -> int | None:
+    """The module's index of NumPy's loop of `ufunc` on `compute` values, for
     a transcendental ufunc of floats or complex numbers on the CPU."""
     dt = np.dtype(compute)
     if ufunc.__name__ not in NUMPY_LOOP_UFUNCS or dt.kind not in "fc" or lw.module.options.backend != "cpu":
         return None
     if dt.char * ufunc.nin + "->" + dt.char * ufunc.nout not in ufunc.types:
         return None
-    return f"tr::uf::numpy_loop<{lw.module.numpy_loop(ufunc.__name__, (dt.num,) * (ufunc.nin + ufunc.nout))}>"
+    return lw.module.numpy_loop(ufunc.__name__, (dt.num,) * (ufunc.nin + ufunc.nout))
+
+
+def numpy_loop_functor(lw, ufunc, compute: str) -> str | None:
+    """The functor calling that loop on one element (None: no such loop)."""
+    k = numpy_loop_index(lw, ufunc, compute)
+    return None if k is None else f"tr::uf::numpy_loop<{k}>"
 
 
 def functor_of(ufunc) -> str:
@@ -91,6 +97,9 @@ def _ufunc_entry(ufunc):
             return CExpr(f"{lw.ctype(ls.result)}({functor}::apply({args}))")
         kind = "unary" if ufunc.nin == 1 else "binary"
         args = ", ".join(a.code for a, _ in operands)
+        loop = numpy_loop_index(lw, ufunc, ops.compute) if ufunc.nin == 1 else None
+        if loop is not None:  # the whole array in one call of NumPy's loop
+            return CExpr(f"tr::np::numpy_loop_array<{loop}, {ct}>({args})")
         return lw.lazy(f"tr::{kind}<{functor}, {ct}>({args})")
 
     return Entry(f"numpy.{ufunc.__name__}", infer, lower, (H_UFUNC,))
