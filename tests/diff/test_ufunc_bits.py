@@ -91,3 +91,14 @@ def test_array_powers_give_numpys_bits(check_bits, dtype):
     with np.errstate(invalid="ignore"):
         check_bits(array_powers, rng.uniform(-3, 3, 1000).astype(dtype), rng.uniform(-2, 2, 1000).astype(dtype),
                    np.dtype(dtype).type(3.3))
+
+
+@jit(jit_level="O1")
+def of_expressions(a, x):
+    return np.log(a - x), np.exp(a * 0.5), np.sin(a[::2])
+
+
+def test_ufuncs_of_array_expressions_at_o1(check_bits):
+    """At O1 the operand is a lazy expression (fuzz 10901 #58: the whole-array path asked it for a
+    layout, a C++ compile error)."""
+    check_bits(of_expressions, np.array([3, 100, 12, 5], dtype=np.int16), True)

@@ -90,8 +90,12 @@ template <int K, class T> inline T numpy_loop_2(T x, T y) {
 template <int K, class T, class X> auto numpy_loop_array(const X &x) {
     // C order, unit stride: what NumPy's loop sees for a contiguous operand (an array of T in C order as it is)
     auto in = [&] {
-        if constexpr (is_array<X>::value && std::is_same_v<typename X::value_type, T> && X::layout == C) return x;
-        else return copy_as<T>(x);
+        if constexpr (is_array<X>::value) {  // (a lazy expression has no layout: nested, not &&)
+            if constexpr (std::is_same_v<typename X::value_type, T> && X::layout == C) return x;
+            else return copy_as<T>(x);
+        } else {
+            return copy_as<T>(x);
+        }
     }();
     using A = decltype(in);
     int64_t shape[A::ndim > 0 ? A::ndim : 1];
