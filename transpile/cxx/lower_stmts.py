@@ -8,7 +8,7 @@ from ..library import lookup_iteration
 from ..passes.raise_codes import RAISE_CODES
 from .model import CExpr, Line
 from .names import alt_slot, kind_slot
-from .order import in_order, may_raise, needs_order
+from .order import in_order, needs_order
 from .stores import checked, needs_check
 from .types import ctype
 from . import lower_records
@@ -254,10 +254,8 @@ class StatementLowering:
 
             def build(cs):
                 return CExpr(f"tr::topy::tuple({', '.join(self.boxed_value(e, c.code) for e, c in zip(elts, cs))})")
-            # C++ leaves the order of a call's arguments open; the items are all computed here (an array
-            # item too, before it is boxed), so every item that may raise is ordered, arrays included
-            raising = [i for i, e in enumerate(elts) if may_raise(self.tf, e, self.unbound.reads)]
-            first = sorted(set(needs_order(self, list(elts))) | (set(raising) if len(raising) > 1 else set()))
+            # C++ leaves the order of a call's arguments open; an array item is computed before it is boxed
+            first = needs_order(self, list(elts), arrays_computed=True)
             self.emit(f"return {(in_order(self, codes, first, build, elts) if first else build(codes)).code};")
         else:
             self.emit(f"return {self.boxed_value(s.value, code(s.value, value))};")

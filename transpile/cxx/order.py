@@ -79,14 +79,15 @@ def _lazy(tf, node) -> bool:
     return isinstance(tf.types.get(node), T.Array) and not isinstance(node, (h.Name, h.Const))
 
 
-def needs_order(lower, nodes) -> list[int]:
+def needs_order(lower, nodes, arrays_computed: bool = False) -> list[int]:
     """Positions among nodes (in Python's evaluation order) to evaluate into
     temporaries: those that may raise, when there are two or more; and, before
     an operand with effects, the array expressions and the operands that may
-    raise, with the effectful operands."""
+    raise, with the effectful operands.  arrays_computed: the caller computes
+    array operands where they stand (a boxed tuple's items), so none stays lazy."""
     tf = lower.tf
     raising = [i for i, n in enumerate(nodes) if may_raise(tf, n, lower.unbound.reads)]
-    computed = [i for i in raising if not _lazy(tf, nodes[i])]
+    computed = [i for i in raising if arrays_computed or not _lazy(tf, nodes[i])]
     ordered = set()
     if len(raising) >= 2 and computed:
         # Every operand that may raise, up to the last one that is computed

@@ -196,6 +196,19 @@ mismatch:
 }
 
 
+/* fn(*ins), the values boxed into `args` (room for nin) and released after
+ * the call: a new reference, or NULL with an exception set. */
+static PyObject *call_boxed(PyObject *fn, int32_t nin, tr_value *ins, PyObject **args) {
+    int made = 0;
+    for (; made < nin; ++made) {
+        args[made] = box_value(&ins[made]);
+        if (!args[made]) break;
+    }
+    PyObject *res = made == nin ? PyObject_Vectorcall(fn, args, nin, NULL) : NULL;
+    for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
+    return res;
+}
+
 static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout,
                             tr_value *outs, tr_error *err) {
     PyObject *table = (PyObject *)regions;
@@ -211,13 +224,7 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
         PyErr_NoMemory();
         return TR_ERR_PYTHON;
     }
-    int ok = 1, made = 0;
-    for (; made < nin; ++made) {
-        args[made] = box_value(&ins[made]);
-        if (!args[made]) { ok = 0; break; }
-    }
-    PyObject *res = ok ? PyObject_Vectorcall(fn, args, nin, NULL) : NULL;
-    for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
+    PyObject *res = call_boxed(fn, nin, ins, args);
     if (args != stack) PyMem_Free(args);
     if (!res) return TR_ERR_PYTHON;
     if (nout > 0) {
@@ -258,13 +265,7 @@ static int host_numpy_call(int32_t fn, int32_t nin, tr_value *ins, tr_value *out
     }
     if (!where && !(where = PyUnicode_FromString("NumPy's result"))) return TR_ERR_PYTHON;
     PyObject *args[MAX_LEAVES];
-    int made = 0, ok = 1;
-    for (; made < nin; ++made) {
-        args[made] = box_value(&ins[made]);
-        if (!args[made]) { ok = 0; break; }
-    }
-    PyObject *res = ok ? PyObject_Vectorcall(functions[fn], args, nin, NULL) : NULL;
-    for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
+    PyObject *res = call_boxed(functions[fn], nin, ins, args);
     if (res && out->kind == TR_V_ARRAY && PyArray_Check(res) && !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)res)) {
         PyObject *copy = PyArray_NewCopy((PyArrayObject *)res, NPY_CORDER);  /* compiled code expects C order */
         Py_SETREF(res, copy);

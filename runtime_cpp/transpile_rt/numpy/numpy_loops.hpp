@@ -31,12 +31,6 @@ struct NumpyLoop {
     void *data;
 };
 
-template <class T> struct npy_typenum;
-template <> struct npy_typenum<float> { static constexpr int32_t value = 11; };
-template <> struct npy_typenum<double> { static constexpr int32_t value = 12; };
-template <> struct npy_typenum<complex64> { static constexpr int32_t value = 14; };
-template <> struct npy_typenum<complex128> { static constexpr int32_t value = 15; };
-
 // The generated module's table (TR_NUMPY_LOOPS) registers itself here.
 struct NumpyLoopTable {
     NumpyLoop *loops = nullptr;
@@ -64,22 +58,18 @@ inline void resolve_numpy_loops(const tr_host *h) {
     raise(TR_ERR_RUNTIME, "internal error: NumPy's loop for numpy.%s was not resolved when the module loaded", l.ufunc);
 }
 
-// One element through loop K of the table: NumPy's result for it.
-template <int K, class T> inline T numpy_loop_1(T x) {
+// One element through loop K of the table (its operands x..., the result of
+// the same type): NumPy's result for it.
+template <int K, class T, class... More> inline T numpy_loop_1(T x, More... more) {
     const NumpyLoop &l = numpy_loop_table().loops[K];
     if (__builtin_expect(!l.fn, 0)) loop_missing(l);
-    T out;
-    char *args[2] = {reinterpret_cast<char *>(&x), reinterpret_cast<char *>(&out)};
-    const int64_t n = 1, steps[2] = {int64_t(sizeof(T)), int64_t(sizeof(T))};
-    l.fn(args, &n, steps, l.data);
-    return out;
-}
-template <int K, class T> inline T numpy_loop_2(T x, T y) {
-    const NumpyLoop &l = numpy_loop_table().loops[K];
-    if (__builtin_expect(!l.fn, 0)) loop_missing(l);
-    T out;
-    char *args[3] = {reinterpret_cast<char *>(&x), reinterpret_cast<char *>(&y), reinterpret_cast<char *>(&out)};
-    const int64_t n = 1, steps[3] = {int64_t(sizeof(T)), int64_t(sizeof(T)), int64_t(sizeof(T))};
+    T in[] = {x, T(more)...}, out;
+    constexpr int nin = 1 + int(sizeof...(More));
+    char *args[nin + 1];
+    int64_t steps[nin + 1];
+    for (int i = 0; i < nin; ++i) args[i] = reinterpret_cast<char *>(&in[i]), steps[i] = int64_t(sizeof(T));
+    args[nin] = reinterpret_cast<char *>(&out), steps[nin] = int64_t(sizeof(T));
+    const int64_t n = 1;
     l.fn(args, &n, steps, l.data);
     return out;
 }
@@ -118,7 +108,7 @@ namespace uf {
 // The functor a transcendental ufunc lowers to: loop K of the module's table.
 template <int K> struct numpy_loop {
     template <class T> static T apply(T x) { return np::numpy_loop_1<K>(x); }
-    template <class T> static T apply(T x, T y) { return np::numpy_loop_2<K>(x, y); }
+    template <class T> static T apply(T x, T y) { return np::numpy_loop_1<K>(x, y); }
 };
 }  // namespace uf
 }  // namespace tr
