@@ -1,7 +1,7 @@
 """How often NumPy's own results differ in the last bits from what a plain
 C loop computes, on this machine: why compiled code calls NumPy's ufunc
 loops (numpy/numpy_loops.hpp) and NumPy itself for products and norms
-(numpy/numpy_calls.hpp) instead of the C library and loops of its own.
+(python_calls.hpp) instead of the C library and loops of its own.
 
     python benchmarks/check_numpy_bits.py
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define TR_ABI_VERSION 11
+#define TR_ABI_VERSION 12
 #define TR_MAX_NDIM 32
 #define TR_RESULT_SLOTS_MAX 64 /* the most slots of one call's arguments or results */
 #define TR_MSG_SIZE 488
@@ -207,13 +207,18 @@ typedef struct tr_host {
      * member of this table releases it first, since it may run Python. */
     tr_random *(*random_hold)(void *generator);
     void (*random_release)(void);
-    /* NumPy itself (ABI 10): numpy.dot (fn 0), numpy.matmul (1) or
-     * numpy.linalg.norm (2) of the `nin` boxed values `ins`, the result
-     * unboxed into `out` as its kind/typenum/ndim say (an array result
-     * C-contiguous).  Floating-point products and norms call it: NumPy's BLAS
-     * and pairwise sums fix the bits, which no loop of ours reproduces.
-     * TR_OK, or TR_ERR_PYTHON with NumPy's exception set. */
-    int (*numpy_call)(int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err);
+    /* A Python function (ABI 12): module.name, looked up at each call, called
+     * with the `nin` boxed values `ins`, of which the last `nkw` are passed
+     * by the keywords `kwnames`.  Its result (a tuple of `nout` values when
+     * `tuple`, else one value) is unboxed into `outs` exactly as their kinds, typenums and
+     * ndims say -- a Python float for TR_V_PYFLOAT, a NumPy scalar of the
+     * typenum for TR_V_NPSCALAR, an array of that dtype and ndim (copied to C
+     * order when NumPy made it otherwise) -- or it is a TypeError.  Compiled
+     * code calls it where NumPy's or Python's own result is the only one with
+     * their bits (BLAS products, LAPACK, pairwise sums, Python's random).
+     * TR_OK, or TR_ERR_PYTHON with the function's exception set. */
+    int (*python_call)(const char *module, const char *name, int32_t nin, tr_value *ins, int32_t nkw,
+                       const char *const *kwnames, int32_t tuple, int32_t nout, tr_value *outs, tr_error *err);
     /* (ABI 11) NumPy's own inner loop of ufunc `name` for the `nargs` type numbers
      * `types` (inputs then outputs): its PyUFuncGenericFunction and data,
      * which a module calls as NumPy does, with no Python object involved

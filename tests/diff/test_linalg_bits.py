@@ -1,6 +1,6 @@
 """Floating-point products and norms give NumPy's bits: np.dot, np.matmul, @,
 .dot() and np.linalg.norm of float and complex arrays are computed by NumPy
-itself (numpy/numpy_calls.hpp), since its BLAS (kernel-specific summation
+itself (python_calls.hpp), since its BLAS (kernel-specific summation
 order) and its pairwise sums decide the last bits.  Sizes here are large
 enough that a plain loop sums in another order (benchmarks/check_numpy_bits.py:
 dots and norms of 100+ elements here); 12 of these 16 tests fail on the

@@ -1,7 +1,7 @@
 """np.random.* and random.* in @jit functions: the draws are NumPy's and
-Python's own (random.* and the np.random forms compiled code does not draw,
-tests/diff/test_random_compiled.py, run as Python: JIT Fallback), so a seeded sequence
-is the one CPython gives, the generators' states advance in Python too, and
+Python's own (random.*, np.random.seed and the np.random forms compiled code
+does not draw, tests/diff/test_random_compiled.py, are compiled calls into
+Python: library/python_calls.py), so a seeded sequence is the one CPython gives, the generators' states advance in Python too, and
 the compiled code around the draws computes with the drawn values.  Each
 test runs the compiled function and the plain one from the same seed and
 compares the results and the state left behind."""
@@ -110,15 +110,17 @@ def test_python_random_module(seed):
     assert after_compiled == after_python
 
 
-def test_draws_are_reported_as_fallback():
-    @jit
+def test_seeds_and_draws_compile_with_no_fallback():
+    @jit(fullgraph=True)
     def one(seed):
         np.random.seed(seed)
-        return np.random.random()
+        random.seed(seed)
+        return np.random.random(), np.random.poisson(2.5), random.random(), random.randrange(10)
 
-    with pytest.warns(Warning, match="JIT Fallback"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         got = one(4)
-    assert got == one.py_func(4)
+    _same(got, one.py_func(4))
 
 
 @jit
@@ -140,11 +142,10 @@ def unannotated_draws(n, seed):
 
 
 def test_draws_need_no_annotation():
-    with pytest.warns(Warning) as record:
+    """Every draw here compiles: np.random's in compiled code, random.*'s as
+    compiled calls into Python's generator (library/python_calls.py)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a JIT Fallback report would fail the test
         got = unannotated_draws(25, 11)
     expected = unannotated_draws.py_func(25, 11)
     _same(got, expected)
-    text = "\n".join(str(w.message) for w in record)
-    assert "whole-function" not in text  # the loop compiled around the draws of random.*, which ran as Python
-    assert "random.random()" in text
-    assert "np.random.random()" not in text  # compiled (tests/diff/test_random_compiled.py)

@@ -450,7 +450,7 @@ static void reduce_cases() {
 }
 
 static void linalg_cases() {
-    // Floating-point products are NumPy's own (numpy_calls.hpp, through the bridge: tests/diff/test_linalg_bits.py)
+    // Floating-point products are NumPy's own (python_calls.hpp, through the bridge: tests/diff/test_linalg_bits.py)
     auto ia = mk<int64_t>({6, 4}, true), ib = mk<int64_t>({4, 3}, true, 5);
     CASE("dot_int", pa(np::dot<int64_t>(ia, ib)));
     CASE("dot_int_11", pv(np::dot<int64_t>(mk<int64_t>({40}, true), mk<int64_t>({40}, true, 1))));

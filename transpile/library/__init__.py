@@ -21,6 +21,9 @@ def _load() -> None:
         from . import print_lib, random_lib  # noqa: F401
 
         apply_wrappers([lists.__name__, dicts.__name__])
+        from . import python_calls
+
+        python_calls.register_all()  # last: the functions no table above compiles
 
 
 def lookup_callable(obj) -> Entry | None:

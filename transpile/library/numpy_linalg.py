@@ -9,6 +9,7 @@ from ..hir import types as T
 from ..hir import promote
 from .registry import register, register_method
 from .base import NOT_CONST, Entry
+from .python_calls import H_CALLS
 from .numpy_common import (H_JOIN, H_LA, H_LINALG, H_SHAPE, Fail, array_code, axis_code, code_of, const_value,
                            int_arg, keepdims_arg, lowering, need_array, real_float, type_at)
 
@@ -36,7 +37,7 @@ def _product(kind):
 
 def by_numpy(ls) -> bool:
     """A floating-point or complex result of a product or norm is computed by
-    NumPy itself (numpy/numpy_calls.hpp: the bits of BLAS's sums and of
+    NumPy itself (python_calls.hpp: the bits of BLAS's sums and of
     NumPy's pairwise sums are theirs), through the bridge's host table."""
     return np.dtype(ls.result.dtype).kind in "fc"
 
@@ -175,21 +176,19 @@ def _norm_by_numpy(ls, ord_):
     ord keeps its Python type (NumPy raises 1/ord in it)."""
     lw = ls.lower
     lw.module.needs_host = True
-    lw.module.include("transpile_rt/numpy/numpy_calls.hpp")
-    if ord_ is None:
+    lw.module.include(H_CALLS)
+    if ord_ is None or isinstance(ord_, str):  # 'fro' / 'f' of a matrix: NumPy's default norm
         ord_code = "tr::none_t{}"
     elif isinstance(ord_, int):
         ord_code = f"int64_t({ord_})"
-    elif isinstance(ord_, float):
+    else:
         ord_code = f"double({ord_!r})" if math.isfinite(ord_) else ("__builtin_inf()" if ord_ > 0 else "-__builtin_inf()")
-    else:  # 'fro' / 'f' of a matrix: NumPy's default norm
-        ord_code = "tr::none_t{}"
     axis = code_of(ls, 2, "axis")
     axis_code_ = "tr::none_t{}" if axis is None or type_at(ls, 2, "axis") == T.NONE else f"int64_t({axis})"
     keep = code_of(ls, 3, "keepdims")
     keep_code = f"bool({keep})" if keep is not None else "false"
-    return CExpr(f"tr::np::call_numpy<{lw.ctype(ls.result)}>(tr::np::kNumpyNorm, {array_code(ls, 0, 'x')}, "
-                 f"{ord_code}, {axis_code_}, {keep_code})")
+    args = ", ".join(f"tr::box({code}, true)" for code in (array_code(ls, 0, "x"), ord_code, axis_code_, keep_code))
+    return CExpr(f'tr::call_python<{lw.ctype(ls.result)}>("numpy.linalg", "norm", {{{args}}})')
 
 
 def _norm_lower_base(ls, info):

@@ -7,10 +7,11 @@ standard_normal/randn) with scalar parameters, one value or an integer
 size=/dims shape, from NumPy's own state through the bridge
 (transpile_rt/numpy/random.hpp), so seeded sequences are NumPy's and Python
 draws interleave with compiled ones.  Every other form (dtype=, array
-parameters, random.*) is a TypingError here and runs as Python, and so do all
-draws where the bridge cannot reach NumPy's state or NumPy ships no
-libnpyrandom.a.  Python's random module stays Python: its Mersenne Twister
-state lives inside _random.Random with no C API to draw from it.
+parameters, random.*) is a TypingError here, and so are all draws where the
+bridge cannot reach NumPy's state or NumPy ships no libnpyrandom.a.  Python's
+random module is called in Python (library/python_calls.py: its Mersenne
+Twister state lives inside _random.Random with no C API to draw from it), as
+are NumPy's other draws; those the table there does not list run as Python.
 
 Run as Python, the type of what `x = np.random.random()` produces is still
 known (draw_type), so the code around the draw compiles as if it carried

@@ -248,33 +248,142 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
     return TR_OK;
 }
 
-/* numpy.dot, numpy.matmul, numpy.linalg.norm: looked up on first use. */
-static int host_numpy_call(int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err) {
-    static PyObject *functions[3], *where;
-    static const char *const names[3] = {"dot", "matmul", "norm"};
-    if (fn < 0 || fn > 2 || nin < 1 || nin > MAX_LEAVES) {
-        PyErr_SetString(PyExc_SystemError, "bad call into NumPy from compiled code");
+/* The bytes [lo, hi) an array's elements span (lo == hi when it has none). */
+static void array_extent(const char *data, int ndim, const int64_t *shape, const int64_t *strides, int64_t item,
+                         const char **lo, const char **hi) {
+    int64_t low = 0, high = 0;
+    for (int k = 0; k < ndim; ++k) {
+        if (shape[k] == 0) { *lo = *hi = data; return; }
+        int64_t span = (shape[k] - 1) * strides[k];
+        if (span < 0) low += span; else high += span;
+    }
+    *lo = data + low;
+    *hi = data + high + item;
+}
+
+/* Whether array `a` lies (partly) in the memory of an array argument. */
+static int overlaps_an_argument(PyArrayObject *a, int32_t nin, const tr_value *ins) {
+    const char *lo, *hi;
+    array_extent(PyArray_BYTES(a), PyArray_NDIM(a), (const int64_t *)PyArray_DIMS(a),
+                 (const int64_t *)PyArray_STRIDES(a), PyArray_ITEMSIZE(a), &lo, &hi);
+    for (int32_t i = 0; i < nin; ++i) {
+        if (ins[i].kind != TR_V_ARRAY || ins[i].typenum < 0 || !descr_of[ins[i].typenum]) continue;
+        const char *alo, *ahi;
+        array_extent(ins[i].array.data, ins[i].ndim, ins[i].array.shape, ins[i].array.strides,
+                     PyDataType_ELSIZE(descr_of[ins[i].typenum]), &alo, &ahi);
+        if (lo < ahi && alo < hi) return 1;
+    }
+    return 0;
+}
+
+/* One value a Python or NumPy function returned, as the type compiled code
+ * gave it when it compiled (the function's result on sample arguments):
+ * exactly that type -- a Python float, not a NumPy float64 -- or a
+ * TypeError, never a conversion. */
+static int unbox_exact(PyObject *obj, tr_value *v, PyObject *where, int32_t nin, const tr_value *ins) {
+    int ok;
+    switch (v->kind) {
+    case TR_V_NONE: ok = obj == Py_None; break;
+    case TR_V_PYBOOL: ok = PyBool_Check(obj); if (ok) v->s.b = obj == Py_True; break;
+    case TR_V_PYINT:
+        ok = PyLong_CheckExact(obj);
+        if (ok && (v->s.i = PyLong_AsLongLong(obj)) == -1 && PyErr_Occurred()) return -1;
+        break;
+    case TR_V_PYFLOAT: ok = PyFloat_CheckExact(obj); if (ok) v->s.d = PyFloat_AS_DOUBLE(obj); break;
+    case TR_V_PYCOMPLEX:
+        ok = PyComplex_CheckExact(obj);
+        if (ok) v->s.c[0] = PyComplex_RealAsDouble(obj), v->s.c[1] = PyComplex_ImagAsDouble(obj);
+        break;
+    case TR_V_NPSCALAR:
+        ok = scalar_typenum(obj) == v->typenum;
+        if (ok) PyArray_ScalarAsCtype(obj, v->s.raw);
+        break;
+    case TR_V_ARRAY: {
+        ok = PyArray_CheckExact(obj);
+        if (!ok) break;
+        PyArrayObject *a = (PyArrayObject *)obj;
+        if (!PyArray_IS_C_CONTIGUOUS(a)) {
+            if (overlaps_an_argument(a, nin, ins)) {
+                PyErr_Format(PyExc_TypeError, "%U is a strided view of an argument, which compiled code cannot "
+                             "hold as NumPy does (it holds C-ordered arrays); take a copy where it is called",
+                             where);
+                return -1;
+            }
+            PyObject *copy = PyArray_NewCopy(a, NPY_CORDER);  /* a new array: C order changes no aliasing */
+            if (!copy) return -1;
+            int rc = unbox_value(copy, v, where);
+            Py_DECREF(copy);
+            return rc;
+        }
+        return unbox_value(obj, v, where);
+    }
+    default: ok = 0;
+    }
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%U is a value of type '%.100s', not the type compiled code was built for "
+                     "(the function's result on arguments of these types); run this call in Python",
+                     where, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+/* module.name(*ins[:nin - nkw], **{kwnames[i]: ins[nin - nkw + i]}), the
+ * function looked up at each call as Python's own attribute lookup would
+ * find it; its result (a tuple of nout values when `tuple`, else one value)
+ * unboxed into outs exactly as their kinds say. */
+static int host_python_call(const char *module, const char *name, int32_t nin, tr_value *ins, int32_t nkw,
+                            const char *const *kwnames, int32_t tuple, int32_t nout, tr_value *outs,
+                            tr_error *err) {
+    if (nin < 0 || nin > MAX_LEAVES || nkw < 0 || nkw > nin || nout < 1 || nout > MAX_LEAVES || (!tuple && nout != 1)) {
+        PyErr_SetString(PyExc_SystemError, "bad call into Python from compiled code");
         return TR_ERR_PYTHON;
     }
-    if (!functions[fn]) {
-        PyObject *module = PyImport_ImportModule(fn == 2 ? "numpy.linalg" : "numpy");
-        PyObject *f = module ? PyObject_GetAttrString(module, names[fn]) : NULL;
-        Py_XDECREF(module);
-        if (!f) return TR_ERR_PYTHON;
-        functions[fn] = f;  /* kept for the process */
+    PyObject *mod = PyImport_ImportModule(module);
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, name) : NULL;
+    Py_XDECREF(mod);
+    if (!fn) return TR_ERR_PYTHON;
+    PyObject *names = NULL;
+    if (nkw) {
+        names = PyTuple_New(nkw);
+        for (int32_t i = 0; names && i < nkw; ++i) {
+            PyObject *k = PyUnicode_InternFromString(kwnames[i]);
+            if (!k) Py_CLEAR(names);
+            else PyTuple_SET_ITEM(names, i, k);
+        }
+        if (!names) {
+            Py_DECREF(fn);
+            return TR_ERR_PYTHON;
+        }
     }
-    if (!where && !(where = PyUnicode_FromString("NumPy's result"))) return TR_ERR_PYTHON;
     PyObject *args[MAX_LEAVES];
-    PyObject *res = call_boxed(functions[fn], nin, ins, args);
-    if (res && out->kind == TR_V_ARRAY && PyArray_Check(res) && !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)res)) {
-        PyObject *copy = PyArray_NewCopy((PyArrayObject *)res, NPY_CORDER);  /* compiled code expects C order */
-        Py_SETREF(res, copy);
-    }
+    int32_t made = 0;
+    for (; made < nin; ++made)
+        if (!(args[made] = box_value(&ins[made]))) break;
+    PyObject *res = made == nin ? PyObject_Vectorcall(fn, args, nin - nkw, names) : NULL;
+    for (int32_t i = 0; i < made; ++i) Py_DECREF(args[i]);
+    Py_XDECREF(names);
+    Py_DECREF(fn);
     if (!res) return TR_ERR_PYTHON;
-    int rc = unbox_value(res, out, where) < 0 ? TR_ERR_PYTHON : TR_OK;
+    PyObject *where = PyUnicode_FromFormat("the result of %s.%s()", module, name);
+    int rc = where ? 0 : -1;
+    if (!rc && tuple && (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != nout)) {
+        PyErr_Format(PyExc_TypeError, "%U is not a tuple of %d values, as compiled code was built for", where,
+                     (int)nout);
+        rc = -1;
+    }
+    int32_t taken = 0;
+    while (!rc && taken < nout) {
+        if (unbox_exact(tuple ? PyTuple_GET_ITEM(res, taken) : res, &outs[taken], where, nin, ins) < 0) rc = -1;
+        else ++taken;
+    }
+    if (rc)  /* release the values already taken */
+        for (int32_t j = 0; j < taken; ++j)
+            if (outs[j].kind == TR_V_ARRAY) Py_CLEAR(outs[j].object);
+    Py_XDECREF(where);
     Py_DECREF(res);
     (void)err;
-    return rc;
+    return rc ? TR_ERR_PYTHON : TR_OK;
 }
 
 /* ufunc->functions[i] for the signature `types`: the loop NumPy's own call
@@ -478,8 +587,10 @@ TR_RNG_FREE(host_decref, void, (void *o), (o))
 TR_RNG_FREE(host_call_region, int,
             (void *regions, int32_t region, int32_t nin, tr_value *ins, int32_t nout, tr_value *outs, tr_error *err),
             (regions, region, nin, ins, nout, outs, err))
-TR_RNG_FREE(host_numpy_call, int, (int32_t fn, int32_t nin, tr_value *ins, tr_value *out, tr_error *err),
-            (fn, nin, ins, out, err))
+TR_RNG_FREE(host_python_call, int,
+            (const char *module, const char *name, int32_t nin, tr_value *ins, int32_t nkw,
+             const char *const *kwnames, int32_t tuple, int32_t nout, tr_value *outs, tr_error *err),
+            (module, name, nin, ins, nkw, kwnames, tuple, nout, outs, err))
 TR_RNG_FREE(host_to_float64, int, (void *object, double *out, const char *where, tr_error *err),
             (object, out, where, err))
 TR_RNG_FREE(host_truthy, int, (void *object, int *out, tr_error *err), (object, out, err))
@@ -503,7 +614,7 @@ static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref_rng, host_
                              .box = host_box_rng, .make_seq = host_make_seq_rng, .list_assign = host_list_assign_rng,
                              .text_of = host_text_of_rng, .write_text = host_write_text_rng,
                              .random_hold = host_random_hold, .random_release = host_random_release,
-                             .numpy_call = host_numpy_call_rng, .ufunc_loop = host_ufunc_loop};
+                             .python_call = host_python_call_rng, .ufunc_loop = host_ufunc_loop};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */

@@ -1,6 +1,6 @@
 // np.dot and np.matmul (the @ operator) for 1-d and 2-d operands.  R is
 // the result dtype chosen by the caller.  A floating-point or complex result
-// is NumPy's own (numpy_calls.hpp: its BLAS decides the bits); integer and
+// is NumPy's own (../python_calls.hpp: its BLAS decides the bits); integer and
 // bool products are computed here, exactly (wrapping like NumPy), elements
 // converted to R before multiplying.  Matrix products use a blocked i-k-j
 // loop over a unit-stride copy of the right operand so the inner loop
@@ -13,7 +13,7 @@
 #include "../array.hpp"
 #include "../expr.hpp"
 #include "common.hpp"
-#include "numpy_calls.hpp"
+#include "../python_calls.hpp"
 
 namespace tr {
 namespace np {
@@ -135,7 +135,7 @@ template <class R, class T1, int L1, class T2, int L2> Array<R, 1, C> vm(const A
 // ---------------------------------------------------------------- dot
 
 template <class R, class T1, int L1, class T2, int L2> R dot(const Array<T1, 1, L1> &a, const Array<T2, 1, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<R>(kNumpyDot, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<R>("numpy", "dot", {box(a), box(b)});
     else {
         if (a.shape[0] != b.shape[0]) detail::dot_error(a.shape, 1, b.shape, 1, 0, 0);
         return detail::vdot<R>(a, b);
@@ -143,7 +143,7 @@ template <class R, class T1, int L1, class T2, int L2> R dot(const Array<T1, 1, 
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 2, C> dot(const Array<T1, 2, L1> &a, const Array<T2, 2, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 2, C>>(kNumpyDot, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<Array<R, 2, C>>("numpy", "dot", {box(a), box(b)});
     else {
         if (a.shape[1] != b.shape[0]) detail::dot_error(a.shape, 2, b.shape, 2, 1, 0);
         return detail::mm<R>(a, b);
@@ -151,7 +151,7 @@ Array<R, 2, C> dot(const Array<T1, 2, L1> &a, const Array<T2, 2, L2> &b) {
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> dot(const Array<T1, 2, L1> &a, const Array<T2, 1, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyDot, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<Array<R, 1, C>>("numpy", "dot", {box(a), box(b)});
     else {
         if (a.shape[1] != b.shape[0]) detail::dot_error(a.shape, 2, b.shape, 1, 1, 0);
         return detail::mv<R>(a, b);
@@ -159,7 +159,7 @@ Array<R, 1, C> dot(const Array<T1, 2, L1> &a, const Array<T2, 1, L2> &b) {
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> dot(const Array<T1, 1, L1> &a, const Array<T2, 2, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyDot, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<Array<R, 1, C>>("numpy", "dot", {box(a), box(b)});
     else {
         if (a.shape[0] != b.shape[0]) detail::dot_error(a.shape, 1, b.shape, 2, 0, 0);
         return detail::vm<R>(a, b);
@@ -169,7 +169,7 @@ Array<R, 1, C> dot(const Array<T1, 1, L1> &a, const Array<T2, 2, L2> &b) {
 // ------------------------------------------------------------- matmul
 
 template <class R, class T1, int L1, class T2, int L2> R matmul(const Array<T1, 1, L1> &a, const Array<T2, 1, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<R>(kNumpyMatmul, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<R>("numpy", "matmul", {box(a), box(b)});
     else {
         if (a.shape[0] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[0]);
         return detail::vdot<R>(a, b);
@@ -177,7 +177,7 @@ template <class R, class T1, int L1, class T2, int L2> R matmul(const Array<T1, 
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 2, C> matmul(const Array<T1, 2, L1> &a, const Array<T2, 2, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 2, C>>(kNumpyMatmul, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<Array<R, 2, C>>("numpy", "matmul", {box(a), box(b)});
     else {
         if (a.shape[1] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[1]);
         return detail::mm<R>(a, b);
@@ -185,7 +185,7 @@ Array<R, 2, C> matmul(const Array<T1, 2, L1> &a, const Array<T2, 2, L2> &b) {
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> matmul(const Array<T1, 2, L1> &a, const Array<T2, 1, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyMatmul, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<Array<R, 1, C>>("numpy", "matmul", {box(a), box(b)});
     else {
         if (a.shape[1] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[1]);
         return detail::mv<R>(a, b);
@@ -193,7 +193,7 @@ Array<R, 1, C> matmul(const Array<T1, 2, L1> &a, const Array<T2, 1, L2> &b) {
 }
 template <class R, class T1, int L1, class T2, int L2>
 Array<R, 1, C> matmul(const Array<T1, 1, L1> &a, const Array<T2, 2, L2> &b) {
-    if constexpr (computed_by_numpy<R>) return call_numpy<Array<R, 1, C>>(kNumpyMatmul, a, b);
+    if constexpr (computed_by_numpy<R>) return call_python<Array<R, 1, C>>("numpy", "matmul", {box(a), box(b)});
     else {
         if (a.shape[0] != b.shape[0]) detail::matmul_error(b.shape[0], a.shape[0]);
         return detail::vm<R>(a, b);
