@@ -7,6 +7,8 @@ Python would, and a result of another type is a TypeError, never a
 conversion."""
 from __future__ import annotations
 
+import cmath
+
 import numpy as np
 import pytest
 
@@ -101,3 +103,19 @@ def test_arguments_compiled_code_cannot_pass_run_as_python():
     with pytest.warns(Warning, match="JIT Fallback"):
         got = plain_jit(shifted_by_tuple)(a)
     np.testing.assert_array_equal(got, shifted_by_tuple(a))
+
+
+@jit
+def complex_functions(z, x):
+    return (cmath.sqrt(z), cmath.exp(z), cmath.log(z), cmath.log(z, 2.0), cmath.log10(z), cmath.sin(z),
+            cmath.acos(z), cmath.atanh(z), cmath.sqrt(x), cmath.acosh(x), cmath.phase(z), cmath.polar(z),
+            cmath.rect(abs(x), 0.5), cmath.isfinite(z), cmath.isclose(z, z * 1.0000000001))
+
+
+@pytest.mark.parametrize("z,x", [(1.5 - 2j, -3.0), (complex(0.0, -0.0), 0.5), (complex(-1e300, 1e-300), -0.0)])
+def test_cmath_gives_cpythons_bits(check_bits, z, x):
+    check_bits(complex_functions, z, x)
+
+
+def test_cmath_errors_are_cpythons(check):
+    check(complex_functions, complex(0.0, 0.0), 1.0)  # log(0): ValueError math domain error

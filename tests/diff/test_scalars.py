@@ -721,3 +721,16 @@ def sum_tuple(a, b, c):
 def test_sum_tuple(check):
     check(sum_tuple, 1, 2, 3)
     check(sum_tuple, 1.5, 2.5, -3.0)
+
+
+@jit
+def divmods(a, b, x, y):
+    q, r = divmod(a, b)
+    return q, r, divmod(x, y), divmod(a, y), divmod(x, b), divmod(True, True)
+
+
+@pytest.mark.parametrize("a,b,x,y", [(7, -2, 7.5, -2.0), (-7, 2, -0.0, 3.0), (1, 3, 1e308, 1e-308),
+                                     (5, 0, 1.0, 2.0), (5, 1, 1.0, 0.0), (-9, 4, -5.5, 0.25)])
+def test_divmod_of_python_numbers(check_bits, a, b, x, y):
+    # one division for both results, as CPython's _float_div_mod; divmod's own ZeroDivisionError messages
+    check_bits(divmods, a, b, x, y)

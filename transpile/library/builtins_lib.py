@@ -220,6 +220,20 @@ def _round_lower(ls):
     return CExpr(f"{ls.lower.ctype(ls.result)}(tr::builtins::round_ndigits(double({x}), int64_t({nd})))")
 
 
+def _divmod(site):
+    site.check_arity(2, 2)
+    a, b = site.args
+    if not all(isinstance(t, T.Scalar) and t.weak and t.kind in "biuf" for t in (a, b)):
+        raise site.error(f"divmod() of {a} and {b} runs as Python: compiled code takes Python ints and floats")
+    elem = promote.binary("//", a, b).result
+    return T.Tuple((elem, elem)), None
+
+
+def _divmod_lower(ls):
+    ct = ls.lower.ctype(ls.result.items[0])
+    return CExpr(f"tr::py::divmod<{ct}>({ct}({ls.args[0].code}), {ct}({ls.args[1].code}))")
+
+
 def _sum(site):
     site.check_arity(1, 2, ("start",))
     t = site.args[0]
@@ -319,6 +333,7 @@ register(builtins.float, _entry("float", *_conv(T.FLOAT, "float")))
 register(builtins.bool, _entry("bool", *_conv(T.BOOL, "bool")))
 register(builtins.complex, _entry("complex", *_conv(T.COMPLEX, "complex")))
 register(builtins.round, _entry("round", _round, _round_lower))
+register(builtins.divmod, _entry("divmod", _divmod, _divmod_lower, "transpile_rt/ops/python.hpp"))
 register(builtins.sum, _entry("sum", _sum, _sum_lower, H_ITER))
 register(builtins.any, _entry("any", *_any_all("any"), "transpile_rt/numpy/reduce.hpp"))
 register(builtins.all, _entry("all", *_any_all("all"), "transpile_rt/numpy/reduce.hpp"))

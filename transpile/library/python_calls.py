@@ -48,6 +48,9 @@ PURE = {
         "solve det inv pinv cholesky eigh eigvalsh svd svdvals qr lstsq matrix_power matrix_rank slogdet cond "
         "multi_dot tensorinv tensorsolve"
     ).split(),
+    # CPython's own complex functions (their special values and branch cuts are its code's)
+    "cmath": "sqrt exp log log10 sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh phase polar rect "
+             "isfinite isinf isnan isclose".split(),
 }
 # module -> names of draws, typed on a private generator of the same class.
 DRAWS = {
@@ -83,7 +86,7 @@ def _sample(t: T.Type, const, number, size):
     if isinstance(t, T.Array):
         return _sample_array(t, size)
     if isinstance(t, T.Scalar):
-        value = const if const is not NOT_CONST else number
+        value = const if const is not NOT_CONST and not isinstance(const, str) else number
         if t.weak:
             return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[t.kind](value)
         return np.dtype(t.dtype).type(value)
@@ -135,7 +138,7 @@ def _result_type(module: str, name: str, draw: bool, types: tuple, consts: tuple
 
 
 def _make_entry(module: str, name: str, draw: bool) -> Entry:
-    spelled = f"{'np' if module == 'numpy' else module.replace('numpy.', 'np.')}.{name}"
+    spelled = f"{module.replace('numpy', 'np')}.{name}"
 
     def infer(site):
         items = [(t, n) for t, n in zip(site.args, site.arg_nodes)]

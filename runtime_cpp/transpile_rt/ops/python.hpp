@@ -2,6 +2,8 @@
 // (int, float, bool): ZeroDivisionError instead of IEEE results, and the
 // float power errors.  NumPy scalars and arrays use ops/operators.hpp.
 #pragma once
+#include <tuple>
+
 #include "operators.hpp"
 
 namespace tr {
@@ -46,6 +48,13 @@ template <class T> TR_HD inline T floordiv(T a, T b) {
 template <class T> TR_HD inline T mod(T a, T b) {
     if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float modulo");
     return op::mod::apply(a, b);
+}
+// divmod(a, b): CPython computes both from one division (_float_div_mod,
+// long_divmod), as // and % do, with divmod's own message for a zero float
+// divisor.
+template <class T> TR_HD inline std::tuple<T, T> divmod(T a, T b) {
+    if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float divmod()");
+    return {op::floordiv::apply(a, b), op::mod::apply(a, b)};
 }
 TR_HD inline int64_t pow(int64_t a, int64_t b) {
     if (b < 0)
