@@ -51,3 +51,21 @@ def test_other_exceptions_run_as_python():
         assert g(1) == 1
     with pytest.raises(Custom, match="too big: 2"):
         g(2)
+
+
+@jit
+def validated(x, n, label):
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n} (x={x}, {x:.3f})")
+    if x != x:
+        message = "x is NaN in " + label
+        raise RuntimeError(message)
+    if n > 10:
+        raise IndexError(f"{label}: index {n} out of range")
+    return x * n
+
+
+@pytest.mark.parametrize("x,n,label", [(1.5, 2, "a"), (0.1, -3, "b"), (float("nan"), 1, "série"),
+                                       (2.0, 11, "c"), (-1e300, -1, "d")])
+def test_computed_messages_are_cpythons(check, x, n, label):
+    check(validated, x, n, label)  # same type and message (f-strings, str values)

@@ -298,8 +298,15 @@ class StatementLowering:
 
     def s_Raise(self, s: h.Raise):
         exc = s.exc
+        code = RAISE_CODES[self.tf.consts[s]]
+        if isinstance(exc, h.Call) and exc.args and not isinstance(exc.args[0], h.Const):
+            # a message computed when it runs (an f-string, a str): raise()'s buffer holds TR_MSG_SIZE - 1 bytes
+            text = self.tmp("message")
+            self.emit(f"{{ tr::Str {text} = {self.expr(exc.args[0]).code}; "
+                      f'tr::raise({code}, "%.*s", int({text}.len), {text}.data); }}')
+            return
         msg = exc.args[0].value if isinstance(exc, h.Call) and exc.args else ""
-        self.emit(f'tr::raise({RAISE_CODES[self.tf.consts[s]]}, "%s", {json.dumps(msg)});')
+        self.emit(f'tr::raise({code}, "%s", {json.dumps(msg)});')
 
     def condition(self, node) -> str:
         code = self.expr(node).code

@@ -237,8 +237,9 @@ class StatementTyping:
             raise UnsupportedSyntaxError(f"del of an item of {base} is not supported in compiled code", s.loc)
 
     def s_Raise(self, s: h.Raise):
-        """raise E("literal message"): compiled for the exceptions the ABI has
-        codes for; anything else runs as Python (its message may need str())."""
+        """raise E(message): compiled for the exceptions the ABI has codes for,
+        with a message that is a str (a literal, an f-string, a str value);
+        anything else runs as Python (its message may need str())."""
         exc = s.exc
         cls = self.const(exc.func if isinstance(exc, h.Call) else exc)
         if cls not in RAISE_CODES:
@@ -247,10 +248,10 @@ class StatementTyping:
                                          "in compiled code", s.loc,
                                          f"compiled code raises {', '.join(c.__name__ for c in RAISE_CODES)}")
         if isinstance(exc, h.Call):
-            if exc.keywords or len(exc.args) > 1 or (exc.args and not (
-                    isinstance(exc.args[0], h.Const) and isinstance(exc.args[0].value, str))):
-                raise UnsupportedSyntaxError("only exceptions with a string literal message are raised by compiled "
-                                             "code", s.loc)
+            literal = exc.args and isinstance(exc.args[0], h.Const) and isinstance(exc.args[0].value, str)
+            if exc.keywords or len(exc.args) > 1 or (exc.args and not literal and self.expr(exc.args[0]) != T.STR):
+                raise UnsupportedSyntaxError("only exceptions with a str message (a literal, an f-string, a str "
+                                             "value) are raised by compiled code", s.loc)
         self.tf.consts[s] = cls
 
     def s_nothing(self, s):
