@@ -76,3 +76,36 @@ def label(i):
 def test_str_results_and_keys(check):
     assert label(3) == ("odd", {"n": 3})
     assert type(label(4)[0]) is str
+
+
+def _next(counter):
+    counter[0] += 1
+    return counter[0]
+
+
+@jit
+def formatted(n, x, label):
+    a = "{} items, {:.3f} each".format(n, x)
+    b = "{1}/{0} {0!r}".format(label, n)  # names used twice and out of order
+    c = "{name}: {value:10.2e}|{:5d}".format(n, name=label, value=x)
+    d = "{{literal}} {}".format(x * 2.0)
+    return a, b, c, d, len("{:08.3f}".format(-x))
+
+
+@pytest.mark.parametrize("n,x,label", [(3, 0.1, "ab"), (-12, -1e300, "é"), (0, float("nan"), "")])
+def test_str_format_is_cpythons(check, n, x, label):
+    check(formatted, n, x, label)
+
+
+def test_str_format_keeps_pythons_evaluation():
+    from transpile.frontend.str_format import as_fstring
+    from transpile.hir import nodes as h
+
+    call = h.Call(None, h.Name(None, "f"), (), ())
+    other = h.Call(None, h.Name(None, "g"), (), ())
+    assert as_fstring(None, "{} {}", (call, other), ()) is not None  # each once, in order
+    assert as_fstring(None, "{1} {0}", (call, other), ()) is None  # out of order: calls would swap
+    assert as_fstring(None, "{0} {0}", (call,), ()) is None  # twice: the call would run twice
+    assert as_fstring(None, "{}", (call, other), ()) is None  # g() unused but still called by Python
+    assert as_fstring(None, "{0.real} {}", (call,), ()) is None  # attribute fields stay str.format
+    assert as_fstring(None, "{} {0}", (call,), ()) is None  # mixed numbering: str.format's ValueError

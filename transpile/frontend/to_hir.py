@@ -14,6 +14,7 @@ import libcst as cst
 from ..diagnostics import FunctionNotCompilable, UnsupportedSyntaxError, raise_collected
 from ..hir import nodes as h
 from .source import FunctionSource
+from .str_format import as_fstring
 
 BINOPS = {
     "Add": "+", "Subtract": "-", "Multiply": "*", "Divide": "/", "FloorDivide": "//", "Modulo": "%",
@@ -365,7 +366,14 @@ class _Converter:
                 kws.append(h.Keyword(self.loc(arg), arg.keyword.value, value))
             else:
                 args.append(value)
-        return h.Call(self.loc(e), self.expr(e.func), tuple(args), tuple(kws))
+        func = e.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "format" \
+                and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString)) \
+                and isinstance(func.value.evaluated_value, str):
+            fstring = as_fstring(self.loc(e), func.value.evaluated_value, tuple(args), tuple(kws))
+            if fstring is not None:
+                return fstring
+        return h.Call(self.loc(e), self.expr(func), tuple(args), tuple(kws))
 
     def e_Lambda(self, e):
         p = e.params

@@ -1,0 +1,53 @@
+"""`"literal".format(...)` as the f-string it equals: str.format and
+f-strings both format each field with format(value, spec) after its !s/!r
+conversion, so "{} = {:.3f}".format(a, b) is f"{a} = {b:.3f}" -- provided
+the arguments are evaluated as Python evaluates them, each once and in
+order.  Where that does not hold (a field naming an argument twice or out of
+order, an argument no field uses, unless every argument is a name or a
+constant; fields with attributes, indexes or nested specs; !a) the call
+stays a str.format call."""
+from __future__ import annotations
+
+import string
+
+from ..hir import nodes as h
+
+
+def as_fstring(loc, text: str, args: tuple, keywords: tuple) -> h.FString | None:
+    """The f-string equal to text.format(*args, **keywords), or None."""
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:  # unbalanced braces: str.format raises when it runs
+        return None
+    by_name = {kw.name: kw.value for kw in keywords}
+    order = list(args) + [kw.value for kw in keywords]
+    parts, used, auto = [], [], None
+    for literal, name, spec, conversion in fields:
+        if literal:
+            parts.append(literal)
+        if name is None:
+            continue
+        if conversion not in (None, "s", "r") or (spec and "{" in spec):
+            return None
+        if name == "" or name.isdigit():
+            if auto is not None and auto != (name == ""):  # mixing {} and {0}: str.format's ValueError
+                return None
+            auto = name == ""
+            index = sum(1 for u in used if isinstance(u, int)) if name == "" else int(name)
+            if index >= len(args):
+                return None
+            used.append(index)
+            value = args[index]
+        elif name.isidentifier() and name in by_name:
+            used.append(name)
+            value = by_name[name]
+        else:
+            return None
+        parts.append(h.FormattedValue(loc, value, conversion, spec or None))
+    in_order = [args[u] if isinstance(u, int) else by_name[u] for u in used]
+    simple = all(isinstance(v, (h.Name, h.Const)) for v in order)
+    if not simple and [id(v) for v in in_order] != [id(v) for v in order]:
+        return None
+    if simple and len({id(v) for v in in_order}) != len(order):  # an argument no field uses
+        return None
+    return h.FString(loc, tuple(parts))
