@@ -34,3 +34,19 @@ def result_types(a, b, x, y):
 ], ids=["f32-i64", "i8-u8", "f32-f32"])
 def test_result_type(check, args):
     check_items(check, result_types, *args)
+
+
+@jit
+def nonzero_forms(a, m, c):
+    rows, cols = np.where(m > 0.5)
+    return (np.where(a), np.nonzero(m), m.nonzero(), rows * 10 + cols, np.where(c), np.nonzero(m[::2, ::-1]),
+            np.nonzero(a[a > 100]))
+
+
+def test_nonzero_and_one_argument_where(check_bits):
+    rng = np.random.default_rng(3)
+    m = rng.random((5, 4))
+    c = np.zeros((2, 3, 2), dtype=np.complex128)
+    c[1, 2, 0] = 1j
+    c[0, 0, 1] = -1.0
+    check_bits(nonzero_forms, np.array([0, 3, 0, -1, 7]), m, c)

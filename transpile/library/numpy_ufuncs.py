@@ -156,7 +156,25 @@ register(np.imag, _part_fn("imag"))
 register_method("conj", Entry("conj", _conj_method_infer, _conj_method_lower, (H_UFUNC,)))
 
 
+H_NONZERO = "transpile_rt/numpy/nonzero.hpp"
+
+
+def _nonzero_infer(site):
+    site.check_arity(1, 1)
+    a = site.args[0]
+    if not isinstance(a, T.Array) or a.ndim == 0:
+        raise site.error(f"{site.name}() of {a} runs as Python: compiled code takes arrays of 1 or more dimensions")
+    return T.Tuple((T.Array("int64", 1, "C"),) * a.ndim), "nonzero"
+
+
+def _nonzero_lower(ls):
+    ls.lower.module.include(H_NONZERO)
+    return CExpr(f"tr::np::nonzero({ls.lower.ev(ls.args[0])})")
+
+
 def _where_infer(site):
+    if len(site.args) == 1 and not site.kwargs:  # np.where(condition): np.nonzero(condition)
+        return _nonzero_infer(site)
     site.check_arity(3, 3)
     c, x, y = site.args
     for t in site.args:
@@ -170,6 +188,8 @@ def _where_infer(site):
 
 
 def _where_lower(ls):
+    if ls.site_info == "nonzero":
+        return _nonzero_lower(ls)
     lw = ls.lower
     ct = lw.elem(ls.result.dtype)
     c, x, y = (a.code for a in ls.args)
@@ -177,6 +197,8 @@ def _where_lower(ls):
 
 
 register(np.where, Entry("numpy.where", _where_infer, _where_lower, ()))
+register(np.nonzero, Entry("numpy.nonzero", _nonzero_infer, _nonzero_lower, (H_NONZERO,)))
+register_method("nonzero", Entry("nonzero", _nonzero_infer, _nonzero_lower, (H_NONZERO,)))
 
 
 def _bound(site, index, names):
