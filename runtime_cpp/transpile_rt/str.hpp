@@ -9,6 +9,7 @@
 #include <string.h>
 #include "abi.h"
 #include "error.hpp"
+#include "float_int.hpp"
 #include "scalar.hpp"
 
 namespace tr {
@@ -324,6 +325,14 @@ template <class T> inline Str format_printf(const char *cfmt, T v) {
         return s;
     }
     return Str::copy(buf, n);
+}
+
+// "%d" % x for a float x: int(x)'s digits.  Beyond int64 the float is an
+// integer already, and printf's %.0f writes its exact value, as str(int(x))
+// does; NaN and infinities raise int()'s errors.
+inline Str format_int_of_float(const char *int_fmt, const char *float_fmt, double x) {
+    if (__builtin_fabs(x) < 9223372036854775808.0 || !__builtin_isfinite(x)) return format_printf(int_fmt, float_to_int64(x));
+    return format_printf(float_fmt, x);
 }
 
 // str(v) right-aligned in `width` (zero: zeros after the sign).

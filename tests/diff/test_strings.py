@@ -109,3 +109,49 @@ def test_str_format_keeps_pythons_evaluation():
     assert as_fstring(None, "{}", (call, other), ()) is None  # g() unused but still called by Python
     assert as_fstring(None, "{0.real} {}", (call,), ()) is None  # attribute fields stay str.format
     assert as_fstring(None, "{} {0}", (call,), ()) is None  # mixed numbering: str.format's ValueError
+
+
+@jit
+def percent_formats(n, x, label, k):
+    a = "%d items, %.3f each" % (n, x)
+    b = "%s=%r (%5.1f%%) %05d|%e|%i" % (label, label, x, k, x, x)  # %d/%i of a float: int(x), as CPython
+    c = "%s" % label
+    d = "%d" % k
+    e = "%s and %s" % (n, x)
+    return a, b, c, d, e
+
+
+@pytest.mark.parametrize("n,x,label,k", [(3, 0.1, "ab", np.int32(7)), (-12, -2.5e10, "é'", np.int32(-42)),
+                                         (0, 1e300, "", np.int32(0)), (1, float("nan"), "n", np.int32(1))])
+def test_percent_formatting_is_cpythons(check, n, x, label, k):
+    check(percent_formats, n, x, label, k)  # the nan case: CPython's ValueError from %d of nan
+
+
+def repr_of_numpy_scalar(x):
+    return f"{x!r}"
+
+
+def test_repr_of_a_numpy_scalar_runs_as_python():
+    from transpile import jit as plain_jit
+    from transpile.diagnostics import UnsupportedSyntaxError
+
+    with pytest.raises(UnsupportedSyntaxError, match="repr.. of a NumPy scalar"):
+        plain_jit(repr_of_numpy_scalar, fullgraph=True)(np.float64(1.5))
+    with pytest.warns(Warning, match="JIT Fallback"):
+        assert plain_jit(repr_of_numpy_scalar)(np.float64(1.5)) == repr(np.float64(1.5))
+
+
+@jit
+def strs_or_raise(x):
+    s = "a" + "b"
+    if x < 0:
+        raise ValueError("negative")
+    return s, "c" + s, x
+
+
+def test_a_failed_call_returning_strs_releases_nothing_it_did_not_get():
+    # the bridge once released the unwritten buffers of str results when the call raised (a crash)
+    for _ in range(50):
+        with pytest.raises(ValueError, match="negative"):
+            strs_or_raise(-1)
+    assert strs_or_raise(2) == ("ab", "cab", 2)

@@ -8,6 +8,7 @@ from ..hir import types as T
 from ..passes.dicts import Op
 from .model import CExpr, Line
 from .types import ctype
+from ..frontend.str_format import PercentField, percent_fields
 
 H_STR = "transpile_rt/str.hpp"
 H_DICT = "transpile_rt/dict.hpp"
@@ -130,13 +131,40 @@ class DictLowering:
 
     def x_FString(self, node: h.FString) -> CExpr:
         self.use_str()
+        return self.joined([str_literal(p) if isinstance(p, str) else self.format_value(p)
+                            for p in node.parts if p != ""])
+
+    def percent_format(self, node: h.BinOp) -> CExpr:
+        """"literal" % values (passes/dicts.py _percent): the values evaluated
+        once, then each conversion formatted as its f-string field."""
+        self.use_str()
+        values_t = self.type_of(node.right)
+        values = self.hoist(self.expr(node.right).code)
+        if isinstance(values_t, T.Tuple):
+            items = iter([(f"std::get<{i}>({values})", t) for i, t in enumerate(values_t.items)])
+        else:
+            items = iter([(values, values_t)])
         parts = []
-        for part in node.parts:
-            if isinstance(part, str):
-                if part:
-                    parts.append(str_literal(part))
+        for field in percent_fields(node.left.value):
+            if not isinstance(field, PercentField):
+                parts.append(str_literal(field))
                 continue
-            parts.append(self.format_value(part))
+            x, t = next(items)
+            if field.conversion == "d" and t.kind == "f":  # int(x)'s digits, as CPython's %d
+                fmt = printf_format(field.spec, T.INT)
+                parts.append(f'tr::format_int_of_float("{fmt}", "{fmt[:-3]}.0f", double({x}))')
+            elif field.conversion == "d":
+                parts.append(f'tr::format_printf("{printf_format(field.spec, T.INT)}", int64_t({x}))')
+            elif field.conversion == "f":  # float(x), as CPython's %f %e
+                parts.append(f'tr::format_printf("{printf_format(field.spec, T.FLOAT)}", double({x}))')
+            elif t == T.STR:
+                parts.append(f"tr::repr_of({x})" if field.conversion == "r" else x)
+            else:
+                parts.append(f"tr::str_of({x})")
+        return self.joined(parts)
+
+    def joined(self, parts: list) -> CExpr:
+        """The concatenation of str expressions, each evaluated once, in order."""
         if not parts:
             return CExpr(str_literal(""))
         if sum(not p.isidentifier() and not p.startswith("tr::Str(") for p in parts) > 1:
@@ -211,6 +239,8 @@ class DictLowering:
         ops = self.tf.ops.get(node)
         if not isinstance(ops, Op):
             return super().x_BinOp(node)
+        if ops.kind == "str_percent":
+            return self.percent_format(node)
         return self.dict_binop(ops, self.expr(node.left), self.type_of(node.left), self.expr(node.right),
                                self.type_of(node.right))
 

@@ -8,6 +8,7 @@ constant; fields with attributes, indexes or nested specs; !a) the call
 stays a str.format call."""
 from __future__ import annotations
 
+import re
 import string
 
 from ..hir import nodes as h
@@ -51,3 +52,44 @@ def as_fstring(loc, text: str, args: tuple, keywords: tuple) -> h.FString | None
     if simple and len({id(v) for v in in_order}) != len(order):  # an argument no field uses
         return None
     return h.FString(loc, tuple(parts))
+
+
+_PERCENT = re.compile(r"%(?P<key>\([^)]*\))?(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d*))?[hlL]?"
+                      r"(?P<type>.?)", re.DOTALL)
+
+
+class PercentField:
+    """One conversion of a %-format: `conversion` 'd' (int(x) first), 'f'
+    (float(x) first), 's' or 'r'; `spec` the f-string spec giving the same text."""
+
+    def __init__(self, conversion: str, spec: str):
+        self.conversion, self.spec = conversion, spec
+
+
+def percent_fields(text: str) -> list | None:
+    """text's literal pieces (str) and conversions (PercentField), or None
+    where its %-formatting is more than an f-string spells here: mapping keys,
+    * widths, the - + space # flags, %g, %x, %c, precision on %d, %s and %r."""
+    parts, pos = [], 0
+    for m in _PERCENT.finditer(text):
+        if m.start() > pos:
+            parts.append(text[pos:m.start()])
+        pos = m.end()
+        kind, flags, width, prec = m.group("type"), m.group("flags"), m.group("width") or "", m.group("prec")
+        if kind == "%" and m.group(0) == "%%":
+            parts.append("%")
+            continue
+        if m.group("key") or "*" in (width, prec) or set(flags) - {"0"}:
+            return None
+        zero = "0" if flags else ""
+        if kind in "diu" and kind and prec is None:
+            parts.append(PercentField("d", f"{zero}{width}d"))
+        elif kind and kind in "fFeE":
+            parts.append(PercentField("f", f"{zero}{width}.{prec or 0 if prec is not None else 6}{kind}"))
+        elif kind and kind in "sr" and not (flags or width or prec is not None):
+            parts.append(PercentField(kind, ""))
+        else:
+            return None
+    if pos < len(text):
+        parts.append(text[pos:])
+    return parts

@@ -18,6 +18,7 @@ from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library.container_rules import check_key, check_value, formattable
+from ..frontend.str_format import PercentField, percent_fields
 from .containers import exact_join
 from .index_info import IndexInfo
 from .lists import setitem as list_setitem
@@ -172,16 +173,48 @@ def e_FString(typer, node: h.FString):
                 ok = False
                 continue
             formattable(part, t, part.spec)
+            if part.conversion == "r" and isinstance(t, T.Scalar) and not t.weak:
+                raise TypingError(f"repr() of a NumPy scalar ({t}) is not supported in compiled code: its text "
+                                  "follows NumPy's print options (np.float64(1.5) or 1.5)", part.loc)
     return T.STR if ok else None
 
 
 # ---- operators --------------------------------------------------------------------------
 
+def _percent(typer, node, a, b):
+    """"literal" % (values): each conversion as the f-string field that
+    gives CPython's text (frontend/str_format.py), the values' types checked
+    here; other formats, and argument counts CPython rejects, run as Python."""
+    fields = percent_fields(node.left.value)
+    if fields is None:
+        raise typer.error(node, "this %-format is not supported in compiled code",
+                          "compiled %-formats use %d %i %u %f %e %s %r %% with a 0 flag, width and precision")
+    conversions = [f for f in fields if isinstance(f, PercentField)]
+    values = b.items if isinstance(b, T.Tuple) else (b,)
+    if len(values) != len(conversions):
+        raise typer.error(node, f"the %-format takes {len(conversions)} value(s), not {len(values)}: CPython's "
+                          "TypeError is raised in Python")
+    for field, t in zip(conversions, values):
+        number = isinstance(t, T.Scalar) and t.kind != "c"
+        if field.conversion == "d" and not (number and (t.kind != "u" or t.np_dtype.itemsize < 8)):
+            raise typer.error(node, f"%d of {t} is not supported in compiled code")
+        if field.conversion == "f" and not number:
+            raise typer.error(node, f"%{field.spec[-1]} of {t} is not supported in compiled code")
+        if field.conversion == "s":
+            formattable(node, t, None)
+        if field.conversion == "r" and not (t == T.STR or (number and t.weak)):
+            raise typer.error(node, f"%r of {t} is not supported in compiled code")
+    return Op("str_percent", T.STR, a, b)
+
+
 def binop(typer, node, op, a, b):
-    """str + str, set | & - ^ set.  None: not ours."""
+    """str + str, "literal" % values, set | & - ^ set.  None: not ours."""
     if isinstance(a, T.Str) or isinstance(b, T.Str):
         if op == "+" and a == T.STR and b == T.STR:
             return Op("str_concat", T.STR, a, b)
+        if op == "%" and isinstance(node, h.BinOp) and isinstance(node.left, h.Const) \
+                and isinstance(node.left.value, str):
+            return _percent(typer, node, a, b)
         raise typer.error(node, f"unsupported operand type(s) for {op}: '{a}' and '{b}' in compiled code")
     if isinstance(a, T.Set) or isinstance(b, T.Set):
         if isinstance(a, T.Set) and isinstance(b, T.Set) and op in ("|", "&", "-", "^"):

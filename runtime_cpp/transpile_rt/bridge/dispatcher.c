@@ -186,6 +186,10 @@ static PyObject *try_overloads(Dispatcher *self, PyObject *const *args, Py_ssize
                 resp[ri++] = &aouts[ai++];
             } else {
                 rslots[ri].c[0] = rslots[ri].c[1] = 0;
+                if (k == K_STR) {  /* all three fields: a failed call releases its buffer (drop_results) */
+                    _Static_assert(sizeof(Slot) >= sizeof(tr_str), "a str result fills one slot");
+                    memset(&rslots[ri], 0, sizeof(tr_str));
+                }
                 if (k == K_LIST) {
                     rslots[ri].l.object = NULL;
                     rslots[ri].l.host = &HOST;
