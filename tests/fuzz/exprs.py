@@ -25,7 +25,7 @@ CALLS = (
     ("math.trunc({})", 1, "math"), ("math.fabs({})", 1, "math"), ("math.sin({})", 1, "math"),
     ("math.cos({})", 1, "math"), ("math.exp({})", 1, "math"), ("math.log({})", 1, "math"),
     ("math.hypot({}, {})", 2, "math"), ("math.copysign({}, {})", 2, "math"), ("math.atan2({}, {})", 2, "math"),
-    ("math.fmod({}, {})", 2, "math"), ("math.isnan({})", 1, "math"), ("math.isfinite({})", 1, "math"),
+    ("math.fmod({}, {})", 2, "math"), ("divmod({}, {})[0]", 2, "division"), ("divmod({}, {})[1]", 2, "division"), ("math.isnan({})", 1, "math"), ("math.isfinite({})", 1, "math"),
     ("np.sqrt({})", 1, "np_calls"), ("np.abs({})", 1, "np_calls"), ("np.sin({})", 1, "np_calls"),
     ("np.exp({})", 1, "np_calls"), ("np.floor({})", 1, "np_calls"), ("np.log({})", 1, "np_calls"),
     ("np.maximum({}, {})", 2, "np_calls"), ("np.minimum({}, {})", 2, "np_calls"),
