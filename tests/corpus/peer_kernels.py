@@ -11,6 +11,7 @@ in by the input builders as a peer benchmark passes them."""
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 
@@ -442,6 +443,56 @@ def gravity_leapfrog(pos, vel, mass, dt, steps, soft):
 # Input builders
 # ---------------------------------------------------------------------------
 
+
+# ---------------------------------------------------------------------------
+# Linear algebra, random draws and messages of Python's own (library/python_calls.py)
+# ---------------------------------------------------------------------------
+
+def rosenbrock_grad(x):
+    return np.array([-2.0 * (1.0 - x[0]) - 400.0 * x[0] * (x[1] - x[0] ** 2), 200.0 * (x[1] - x[0] ** 2)])
+
+
+def rosenbrock_hess(x):
+    return np.array([[2.0 - 400.0 * (x[1] - 3.0 * x[0] ** 2), -400.0 * x[0]], [-400.0 * x[0], 200.0]])
+
+
+def newton_minimize(grad, hess, x0, tol, maxiter):
+    """Newton's method on the gradient: solve H dx = -g each step."""
+    x = x0.copy()
+    for it in range(maxiter):
+        g = grad(x)
+        if np.linalg.norm(g) < tol:
+            return x, it
+        x = x - np.linalg.solve(hess(x), g)
+    raise ValueError(f"no convergence after {maxiter} iterations (|g| = {np.linalg.norm(grad(x)):.3e})")
+
+
+def monte_carlo_pi(n, seed):
+    """The classic first Numba example, with Python's own generator."""
+    random.seed(seed)
+    inside = 0
+    for _ in range(n):
+        x = random.random()
+        y = random.random()
+        if x * x + y * y <= 1.0:
+            inside += 1
+    return 4.0 * inside / n
+
+
+def polyfit_report(x, y, deg):
+    """A least-squares fit and a one-line summary of it."""
+    coeffs = np.polyfit(x, y, deg)
+    residual = y - np.polyval(coeffs, x)
+    rms = np.sqrt(np.mean(residual * residual))
+    return coeffs, "%d points, degree %d, rms %.4e" % (len(x), deg, rms)
+
+
+def resample_linear(t, v, t_new):
+    """Linear interpolation onto a new grid, then a centred moving average."""
+    out = np.interp(t_new, t, v)
+    smooth = np.convolve(out, np.ones(3) / 3.0, mode="same")
+    return out, smooth, np.count_nonzero(smooth > 0.0)
+
 def inputs_euler():
     return [(humps_deriv, (0.0, 2.0), 5.0, 200), (logistic_growth, (0.0, 5.0), 0.5, 100)]
 
@@ -551,6 +602,24 @@ def inputs_gravity():
     return [(rng.normal(size=(6, 3)), rng.normal(scale=0.1, size=(6, 3)), rng.uniform(0.5, 1.5, 6), 0.01, 10, 0.1)]
 
 
+def inputs_newton_minimize():
+    return [(rosenbrock_grad, rosenbrock_hess, np.array([-1.2, 1.0]), 1e-10, 50)]
+
+
+def inputs_monte_carlo():
+    return [(2000, 1), (500, 7)]
+
+
+def inputs_polyfit():
+    x = np.linspace(0.0, 2.0, 21)
+    return [(x, np.exp(x), 3), (x, np.sin(3.0 * x), 5)]
+
+
+def inputs_resample():
+    t = np.linspace(0.0, 6.0, 13)
+    return [(t, np.sin(t), np.linspace(-1.0, 7.0, 40))]
+
+
 PEER = [
     (euler_solve, inputs_euler, []),
     (midpoint_solve, inputs_midpoint, []),
@@ -570,4 +639,9 @@ PEER = [
     (spline_resample, inputs_spline, []),
     (md_velocity_verlet, inputs_md, []),
     (gravity_leapfrog, inputs_gravity, []),
+    (newton_minimize, inputs_newton_minimize,
+     [((rosenbrock_grad, rosenbrock_hess, np.array([2.0, 2.0]), 1e-12, 3), ValueError)]),
+    (monte_carlo_pi, inputs_monte_carlo, []),
+    (polyfit_report, inputs_polyfit, [((np.ones(3), np.ones(4), 1), TypeError)]),
+    (resample_linear, inputs_resample, []),
 ]

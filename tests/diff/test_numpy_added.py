@@ -50,3 +50,16 @@ def test_nonzero_and_one_argument_where(check_bits):
     c[1, 2, 0] = 1j
     c[0, 0, 1] = -1.0
     check_bits(nonzero_forms, np.array([0, 3, 0, -1, 7]), m, c)
+
+
+@jit
+def mixed_displays(x, f, k, u):
+    # list displays given to np.array meet as NumPy's coercion has them meet (Python numbers count as
+    # their default dtypes): no element keeps its own type there, unlike a list
+    return (np.array([x, 2.0]), np.array([f, 2.0]), np.array([[x * 2.0, 1], [2, True]]), np.array([k, 300]),
+            np.array([u, 1]), np.asarray([f, k]), np.array([[f, f], [k, 1.5]]), np.array([True, 2]),
+            np.array([x, 1j]))
+
+
+def test_mixed_number_displays_become_numpys_arrays(check_bits):
+    check_bits(mixed_displays, np.float64(0.1), np.float32(0.1), np.int8(-3), np.uint64(2**63 + 11))

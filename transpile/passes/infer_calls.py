@@ -73,6 +73,10 @@ class CallTyping:
                                          node.loc)
         if isinstance(callee_t, T.CompileTimeValue) and id(callee_t.value) in lists._promoting():
             self.promote_ok = getattr(self, "promote_ok", set()) | {a for a in node.args if isinstance(a, h.ListExpr)}
+            if id(callee_t.value) in lists.ARRAY_COERCING and node.args:
+                rows = lists.list_displays(node.args[:1])
+                self.promote_ok |= rows
+                self.array_coerced = getattr(self, "array_coerced", set()) | rows
         typed = self.call_arguments(node)
         if typed is None:
             return None

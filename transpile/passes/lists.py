@@ -28,6 +28,9 @@ from .containers import exact_join
 PROMOTING = set()
 
 
+ARRAY_COERCING: set = set()  # np.array, np.asarray: their list displays meet as NumPy's coercion has them
+
+
 def _promoting():
     if not PROMOTING:
         import builtins
@@ -35,7 +38,18 @@ def _promoting():
         import numpy as np
 
         PROMOTING.update({id(np.array), id(np.asarray), id(builtins.sum)})
+        ARRAY_COERCING.update({id(np.array), id(np.asarray)})
     return PROMOTING
+
+
+def list_displays(nodes) -> set:
+    """The list displays among nodes, and those nested in them (np.array's rows)."""
+    found = set()
+    for n in nodes:
+        if isinstance(n, h.ListExpr):
+            found.add(n)
+            found |= list_displays(n.elts)
+    return found
 
 
 BAD_ELEMS = (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.Generator, T.LibIter, T.AnyType, T.NoneType)
@@ -89,6 +103,8 @@ def e_ListExpr(typer, node: h.ListExpr):
         # it is given to reads it while compiling; a list of strs does not compile
         return T.CompileTimeValue(node)
     promote_ok = node in typer.promote_ok if hasattr(typer, "promote_ok") else False
+    if promote_ok and node in getattr(typer, "array_coerced", ()):
+        promote_ok = "array"
     elem = None
     for e, t in zip(node.elts, types):
         check_elem(e, t)
