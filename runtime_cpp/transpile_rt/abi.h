@@ -165,6 +165,16 @@ typedef struct tr_random {
 } tr_random;
 
 /* Services of the bridge that compiled code may call (it holds the GIL). */
+/* Python's random._inst, drawn from by compiled code (tr_host.python_random_state). */
+typedef struct tr_pyrandom {
+    int *index;
+    uint32_t *state;
+    const uint64_t *dict_version;
+    uint64_t dict_expected;
+    const unsigned int *class_version;
+    unsigned int class_expected;
+} tr_pyrandom;
+
 typedef struct tr_host {
     int32_t abi_version;
     void (*incref)(void *object);
@@ -224,6 +234,20 @@ typedef struct tr_host {
      * which a module calls as NumPy does, with no Python object involved
      * (numpy/numpy_loops.hpp).  TR_OK, or TR_ERR_PYTHON with an exception set. */
     int (*ufunc_loop)(const char *name, int32_t nargs, const int32_t *types, void **fn, void **data);
+    /* Python's random module (ABI 12), drawn from random._inst's own state
+     * where the module is the standard library's (bridge/pyrandom.c), else
+     * by calling its function: op 0 random.random() into *d; op 1
+     * random.randint(a, b), op 2 random.randrange(a, b), op 3
+     * random.randrange(a), into *i.  TR_OK, or TR_ERR_PYTHON with Python's
+     * exception set (an empty range's ValueError). */
+    int (*python_random)(int32_t op, int64_t a, int64_t b, double *d, int64_t *i, tr_error *err);
+    /* (ABI 12) Where compiled code may itself draw random.random() from
+     * random._inst's state (mt19937.h): the state, and the version tags of
+     * the random module's dict and of _inst's class that must still equal
+     * their expected values for it to (a rebound random.random or a new
+     * _inst changes them); state NULL where it may not.  TR_OK, or
+     * TR_ERR_PYTHON with an exception set (random cannot be imported). */
+    int (*python_random_state)(struct tr_pyrandom *out);
 } tr_host;
 
 /* The slot of a list argument or result (descriptor kind 9): the Python

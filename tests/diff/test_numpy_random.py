@@ -149,3 +149,55 @@ def test_draws_need_no_annotation():
         got = unannotated_draws(25, 11)
     expected = unannotated_draws.py_func(25, 11)
     _same(got, expected)
+
+
+@jit(fullgraph=True)
+def python_draws(n, seed, wide):
+    random.seed(seed)
+    s = 0.0
+    k = 0
+    for i in range(n):
+        s += random.random() * i + random.uniform(-1.5, 2.5)
+        k += random.randint(-3, 3) + random.randrange(10) + random.randrange(5, wide) % 1000
+    return s, k, random.randrange(-2**62, 2**62), random.randint(0, 1)
+
+
+@pytest.mark.parametrize("n,seed,wide", [(700, 0, 2**40), (1500, 3, 7), (50, 99, 2**63 - 1)])
+def test_python_random_is_drawn_from_pythons_own_state(n, seed, wide):
+    # compiled draws take random._inst's state (bridge/pyrandom.c): the same values, and Python's next
+    # draw is the one it would have made (624-word regenerations crossed, getrandbits of 1 to 63 bits)
+    got = python_draws(n, seed, wide)
+    after_compiled = random.random()
+    expected = python_draws.py_func(n, seed, wide)
+    after_python = random.random()
+    _same(got, expected)
+    assert after_compiled == after_python
+
+
+@jit(fullgraph=True)
+def three_draws(lo, hi):
+    return random.random(), random.randint(lo, hi), random.random()
+
+
+def test_python_random_follows_the_module_as_it_changes(monkeypatch):
+    random.seed(5)
+    first = three_draws(1, 6)
+    random.seed(5)
+    assert first == three_draws.py_func(1, 6)
+    monkeypatch.setattr(random, "random", lambda: 0.25)  # Python would call the new function
+    assert three_draws(1, 6)[::2] == (0.25, 0.25)
+    monkeypatch.undo()
+    other = random.Random(11)
+    monkeypatch.setattr(random, "random", other.random)  # another generator's state
+    monkeypatch.setattr(random, "randint", other.randint)
+    got = three_draws(1, 6)
+    check = random.Random(11)
+    assert got == (check.random(), check.randint(1, 6), check.random())
+
+
+def test_python_randoms_errors_are_pythons():
+    with pytest.raises(ValueError) as expected:
+        three_draws.py_func(5, 1)
+    with pytest.raises(ValueError) as got:
+        three_draws(5, 1)
+    assert str(got.value) == str(expected.value)

@@ -177,6 +177,14 @@ def _make_entry(module: str, name: str, draw: bool) -> Entry:
     return Entry(f"{module}.{name}", infer, lower, (H_CALLS,), needs_python=True)
 
 
+def entry_for_function(module: str, name: str) -> Entry:
+    """The entry calling module.name in Python (for tables that compile some of its calls natively)."""
+    draw = name in DRAWS.get(module, ())
+    if not draw and name not in PURE.get(module, ()):
+        raise KeyError(f"{module}.{name} is not a listed function")
+    return _make_entry(module, name, draw)
+
+
 def register_all() -> None:
     """Registers every listed function the tables compiled natively do not."""
     for tables, draw in ((PURE, False), (DRAWS, True)):

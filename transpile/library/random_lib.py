@@ -8,10 +8,13 @@ size=/dims shape, from NumPy's own state through the bridge
 (transpile_rt/numpy/random.hpp), so seeded sequences are NumPy's and Python
 draws interleave with compiled ones.  Every other form (dtype=, array
 parameters, random.*) is a TypingError here, and so are all draws where the
-bridge cannot reach NumPy's state or NumPy ships no libnpyrandom.a.  Python's
-random module is called in Python (library/python_calls.py: its Mersenne
-Twister state lives inside _random.Random with no C API to draw from it), as
-are NumPy's other draws; those the table there does not list run as Python.
+bridge cannot reach NumPy's state or NumPy ships no libnpyrandom.a.
+Python's random module: random(), uniform() of floats, randint() and
+randrange() of ints are drawn from random._inst's own Mersenne Twister state
+with CPython's algorithms (python_random.hpp, bridge/pyrandom.c: the state's
+layout and the module's functions are checked, and checked again when the
+module changes); its other functions, and NumPy's other draws, are calls in
+Python (library/python_calls.py); those neither lists run as Python.
 
 Run as Python, the type of what `x = np.random.random()` produces is still
 known (draw_type), so the code around the draw compiles as if it carried
@@ -26,12 +29,14 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
 
 from .. import _runtime
 from ..hir import types as T
+from . import python_calls
 from .base import CExpr, Entry
 from .registry import register
 
@@ -201,3 +206,46 @@ def _draw_lower(ls):
 for _fn, _spec in _COMPILED.items():
     register(_fn, Entry(f"numpy.random.{_fn.__name__}", partial(_draw_infer, _spec), _draw_lower, (H_RANDOM,),
                         needs_python=True))
+
+
+# ---- Python's random module ---------------------------------------------------------------------
+# random(), uniform() of Python floats, randint() and randrange() of ints: drawn by the bridge from
+# random._inst's own state (python_random.hpp, bridge/pyrandom.c); other argument types, and the other
+# functions, are calls of the module's function in Python (python_calls.py).
+
+H_PYRANDOM = "transpile_rt/python_random.hpp"
+_PY_DRAWS = {random.random: ("random", 0, 0, T.FLOAT), random.uniform: ("uniform", 2, 2, T.FLOAT),
+             random.randint: ("randint", 2, 2, T.INT), random.randrange: ("randrange", 1, 2, T.INT)}
+
+
+def _native_args(name, site) -> bool:
+    if site.kwargs:
+        return False
+    if name == "uniform":
+        return all(t == T.FLOAT for t in site.args)
+    return all(isinstance(t, T.Scalar) and (t.kind == "b" or t.kind == "i") for t in site.args)
+
+
+def _python_draw(fn, spec):
+    name, low, high, result = spec
+    in_python = python_calls.entry_for_function("random", name)
+
+    def infer(site):
+        if low <= len(site.args) <= high and _native_args(name, site):
+            return result, ("native", name)
+        t, info = in_python.infer(site)
+        return t, ("python", info)
+
+    def lower(ls):
+        kind, info = ls.site_info
+        if kind == "python":
+            return in_python.lower(replace(ls, site_info=info))
+        ls.lower.module.needs_host = True
+        args = ", ".join(f"int64_t({a.code})" if name != "uniform" else f"double({a.code})" for a in ls.args)
+        return CExpr(f"tr::pyrandom::{name}({args})")
+
+    return Entry(f"random.{name}", infer, lower, (H_PYRANDOM,), needs_python=True)
+
+
+for _fn, _spec in _PY_DRAWS.items():
+    register(_fn, _python_draw(_fn, _spec))

@@ -591,6 +591,8 @@ TR_RNG_FREE(host_python_call, int,
             (const char *module, const char *name, int32_t nin, tr_value *ins, int32_t nkw,
              const char *const *kwnames, int32_t tuple, int32_t nout, tr_value *outs, tr_error *err),
             (module, name, nin, ins, nkw, kwnames, tuple, nout, outs, err))
+TR_RNG_FREE(host_python_random, int, (int32_t op, int64_t a, int64_t b, double *d, int64_t *i, tr_error *err),
+            (op, a, b, d, i, err))
 TR_RNG_FREE(host_to_float64, int, (void *object, double *out, const char *where, tr_error *err),
             (object, out, where, err))
 TR_RNG_FREE(host_truthy, int, (void *object, int *out, tr_error *err), (object, out, err))
@@ -614,7 +616,9 @@ static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref_rng, host_
                              .box = host_box_rng, .make_seq = host_make_seq_rng, .list_assign = host_list_assign_rng,
                              .text_of = host_text_of_rng, .write_text = host_write_text_rng,
                              .random_hold = host_random_hold, .random_release = host_random_release,
-                             .python_call = host_python_call_rng, .ufunc_loop = host_ufunc_loop};
+                             .python_call = host_python_call_rng, .ufunc_loop = host_ufunc_loop,
+                             .python_random = host_python_random_rng,
+                             .python_random_state = host_python_random_state};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */

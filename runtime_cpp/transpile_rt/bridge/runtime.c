@@ -23,6 +23,7 @@
 
 #include "../abi.h"
 #include "../exceptions.h"
+#include "../mt19937.h"
 
 /* One translation unit (the parts share static functions and tables, and
  * setup.py compiles only this file), split by job: */
@@ -36,6 +37,7 @@
 #include "errors.c"     /* entry errors as Python exceptions, Ctrl-C */
 #include "dispatcher.c" /* the Dispatcher type and its fast path */
 #include "random.c"     /* np.random: NumPy's bit generator state for compiled draws */
+#include "pyrandom.c"   /* Python's random module: random._inst's state for compiled draws */
 #include "host.c"       /* loading modules, host services for compiled code */
 
 static PyMethodDef module_methods[] = {
