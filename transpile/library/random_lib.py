@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import _runtime
 from ..hir import types as T
-from . import python_calls
+from .python_calls import entry_for_function
 from .base import CExpr, Entry
 from .registry import register
 
@@ -228,7 +228,7 @@ def _native_args(name, site) -> bool:
 
 def _python_draw(fn, spec):
     name, low, high, result = spec
-    in_python = python_calls.entry_for_function("random", name)
+    in_python = entry_for_function("random", name)
 
     def infer(site):
         if low <= len(site.args) <= high and _native_args(name, site):
