@@ -332,6 +332,49 @@ static int unbox_exact(PyObject *obj, tr_value *v, PyObject *where, int32_t nin,
  * function looked up at each call as Python's own attribute lookup would
  * find it; its result (a tuple of nout values when `tuple`, else one value)
  * unboxed into outs exactly as their kinds say. */
+/* module.name as Python's attribute lookup finds it now: the module from
+ * sys.modules (imported if missing), the names interned once per pair of
+ * strings (the call sites' literals: a lookup costs two dict probes).
+ * *where: "the result of module.name()", for errors (borrowed). */
+static PyObject *python_function(const char *module, const char *name, PyObject **where) {
+    static struct { const char *module, *name; PyObject *module_name, *attr, *where; } seen[128];
+    static PyObject *somewhere;
+    size_t slot = (((uintptr_t)module >> 3) ^ ((uintptr_t)name >> 3) * 31u) % 128;
+    PyObject *module_name = NULL, *attr = NULL;
+    for (int probe = 0; probe < 8; ++probe, slot = (slot + 1) % 128) {
+        if (seen[slot].module == module && seen[slot].name == name) {
+            module_name = seen[slot].module_name, attr = seen[slot].attr, *where = seen[slot].where;
+            break;
+        }
+        if (!seen[slot].module) {
+            module_name = PyUnicode_InternFromString(module);
+            attr = module_name ? PyUnicode_InternFromString(name) : NULL;
+            *where = attr ? PyUnicode_FromFormat("the result of %s.%s()", module, name) : NULL;
+            if (!*where) {
+                Py_XDECREF(module_name);
+                Py_XDECREF(attr);
+                return NULL;
+            }
+            seen[slot].module = module, seen[slot].name = name;  /* kept for the process */
+            seen[slot].module_name = module_name, seen[slot].attr = attr, seen[slot].where = *where;
+            break;
+        }
+    }
+    if (!attr) {  /* a full neighbourhood: looked up without the table */
+        if (!somewhere && !(somewhere = PyUnicode_FromString("the result of a call into Python"))) return NULL;
+        *where = somewhere;
+        PyObject *mod = PyImport_ImportModule(module);
+        PyObject *fn = mod ? PyObject_GetAttrString(mod, name) : NULL;
+        Py_XDECREF(mod);
+        return fn;
+    }
+    PyObject *mod = PyImport_GetModule(module_name);
+    if (!mod && !PyErr_Occurred()) mod = PyImport_Import(module_name);
+    PyObject *fn = mod ? PyObject_GetAttr(mod, attr) : NULL;
+    Py_XDECREF(mod);
+    return fn;
+}
+
 static int host_python_call(const char *module, const char *name, int32_t nin, tr_value *ins, int32_t nkw,
                             const char *const *kwnames, int32_t tuple, int32_t nout, tr_value *outs,
                             tr_error *err) {
@@ -339,9 +382,8 @@ static int host_python_call(const char *module, const char *name, int32_t nin, t
         PyErr_SetString(PyExc_SystemError, "bad call into Python from compiled code");
         return TR_ERR_PYTHON;
     }
-    PyObject *mod = PyImport_ImportModule(module);
-    PyObject *fn = mod ? PyObject_GetAttrString(mod, name) : NULL;
-    Py_XDECREF(mod);
+    PyObject *where;
+    PyObject *fn = python_function(module, name, &where);
     if (!fn) return TR_ERR_PYTHON;
     PyObject *names = NULL;
     if (nkw) {
@@ -365,9 +407,8 @@ static int host_python_call(const char *module, const char *name, int32_t nin, t
     Py_XDECREF(names);
     Py_DECREF(fn);
     if (!res) return TR_ERR_PYTHON;
-    PyObject *where = PyUnicode_FromFormat("the result of %s.%s()", module, name);
-    int rc = where ? 0 : -1;
-    if (!rc && tuple && (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != nout)) {
+    int rc = 0;
+    if (tuple && (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != nout)) {
         PyErr_Format(PyExc_TypeError, "%U is not a tuple of %d values, as compiled code was built for", where,
                      (int)nout);
         rc = -1;
@@ -380,7 +421,6 @@ static int host_python_call(const char *module, const char *name, int32_t nin, t
     if (rc)  /* release the values already taken */
         for (int32_t j = 0; j < taken; ++j)
             if (outs[j].kind == TR_V_ARRAY) Py_CLEAR(outs[j].object);
-    Py_XDECREF(where);
     Py_DECREF(res);
     (void)err;
     return rc ? TR_ERR_PYTHON : TR_OK;
