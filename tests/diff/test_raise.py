@@ -2,6 +2,7 @@
 type and message."""
 import math
 
+import numpy as np
 import pytest
 
 from ._support import jit
@@ -69,3 +70,33 @@ def validated(x, n, label):
                                        (2.0, 11, "c"), (-1e300, -1, "d")])
 def test_computed_messages_are_cpythons(check, x, n, label):
     check(validated, x, n, label)  # same type and message (f-strings, str values)
+
+
+CALLS = np.zeros(1, dtype=np.int64)  # module-level arrays are written in place by compiled code
+
+
+def noted(x):
+    CALLS[0] += 1
+    return x
+
+
+@jit
+def asserted(x, n):
+    assert n >= 0, n * 10
+    assert x == x, f"x is {x} at n={n}"
+    assert n < 100, noted(n)  # the message is evaluated only when the assertion fails
+    return x + n
+
+
+@pytest.mark.parametrize("x,n", [(1.5, 3), (1.5, -2), (float("nan"), 4), (2.0, 150)])
+def test_assert_messages_are_cpythons(check, x, n):
+    check(asserted, x, n)
+
+
+def test_assert_messages_are_evaluated_only_on_failure():
+    CALLS[0] = 0
+    asserted(1.0, 5)
+    assert CALLS[0] == 0
+    with pytest.raises(AssertionError, match=r"^150\b"):
+        asserted(1.0, 150)
+    assert CALLS[0] == 1

@@ -276,6 +276,18 @@ class StatementLowering:
 
     def s_Assert(self, s: h.Assert):
         test = self.expr(s.test).code
+        if s.msg is not None and not (isinstance(s.msg, h.Const) and isinstance(s.msg.value, str)):
+            # the message is evaluated only when the assertion fails, as CPython does; its str() is the text
+            self.emit(f"if (!tr::truthy({test})) {{")
+            self.depth += 1
+            text = self.tmp("message")
+            code = self.expr(s.msg).code
+            self.use_str()
+            self.emit(f"tr::Str {text} = {code if self.type_of(s.msg) == T.STR else f'tr::str_of({code})'};")
+            self.emit(f'tr::raise(TR_ERR_ASSERTION, "%.*s", int({text}.len), {text}.data);')
+            self.depth -= 1
+            self.emit("}")
+            return
         msg = ""
         if s.msg is not None and isinstance(s.msg, h.Const) and isinstance(s.msg.value, str):
             msg = s.msg.value

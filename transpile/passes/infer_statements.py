@@ -14,6 +14,7 @@ from . import optional  # None-or-a-value
 from . import function_values  # functions passed, stored and returned as values
 from . import records  # record arrays and records
 from .raise_codes import RAISE_CODES
+from ..library.container_rules import formattable
 
 
 class StatementTyping:
@@ -218,8 +219,10 @@ class StatementTyping:
         if s.msg is not None:
             if not (isinstance(s.msg, h.Const) and isinstance(s.msg.value, str)):
                 msg_t = self.expr(s.msg)
-                if msg_t is not None and not isinstance(msg_t, T.Scalar):
-                    raise self.error(s.msg, "assert messages must be string literals or numbers")
+                if msg_t is not None and msg_t != T.STR and not isinstance(msg_t, T.Scalar):
+                    raise self.error(s.msg, "assert messages must be strs (literals, f-strings) or numbers")
+                if msg_t is not None and msg_t != T.STR:
+                    formattable(s.msg, msg_t, None)  # its str() is the message
 
     def s_Delete(self, s: h.Delete):
         """del lst[i] and del d[k]; anything else runs as Python."""
