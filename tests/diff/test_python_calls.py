@@ -8,6 +8,7 @@ conversion."""
 from __future__ import annotations
 
 import cmath
+import math
 
 import numpy as np
 import pytest
@@ -92,17 +93,30 @@ def test_the_function_is_looked_up_when_the_call_runs(monkeypatch):
         det_twice(a)
 
 
-def shifted_by_tuple(a):
-    return np.roll(a, (1, 1), axis=(0, 1))
+def shifted_by_list(a):
+    return np.roll(a, [1, 1], axis=(0, 1))
 
 
 def test_arguments_compiled_code_cannot_pass_run_as_python():
     a = np.arange(12.0).reshape(3, 4)
-    with pytest.raises(UnsupportedSyntaxError, match=r"np\.roll\(\) of a tuple.*runs as Python"):
-        plain_jit(shifted_by_tuple, fullgraph=True)(a)
+    with pytest.raises(UnsupportedSyntaxError, match=r"np\.roll\(\) of a list.*runs as Python"):
+        plain_jit(shifted_by_list, fullgraph=True)(a)
     with pytest.warns(Warning, match="JIT Fallback"):
-        got = plain_jit(shifted_by_tuple)(a)
-    np.testing.assert_array_equal(got, shifted_by_tuple(a))
+        got = plain_jit(shifted_by_list)(a)
+    np.testing.assert_array_equal(got, shifted_by_list(a))
+
+
+@jit
+def tuples_and_math(a, i, x):
+    return (np.unravel_index(i, a.shape), np.ravel_multi_index((1, i % 4), (3, 4)), np.roll(a, (1, -1), axis=(0, 1)),
+            math.fsum(a[0]), math.isqrt(i), math.comb(i, 3), math.isclose(x, x + 1e-10),
+            math.isclose(x, x + 1e-10, rel_tol=1e-12), math.isclose(x, 0.0, abs_tol=abs(x)), math.frexp(x),
+            math.remainder(x, 0.75), math.prod(a[1]))
+
+
+@pytest.mark.parametrize("i,x", [(7, 1.5), (11, -0.1), (3, 0.0)])
+def test_tuples_of_numbers_and_math_functions(check_bits, i, x):
+    check_bits(tuples_and_math, np.arange(12.0).reshape(3, 4) * 0.1, i, x)
 
 
 @jit

@@ -143,7 +143,7 @@ def test_numbas_option_names_work_on_transpile_jit():
     from transpile.diagnostics import TranspileError
 
     def roll(a):
-        return np.roll(a, (1,))  # a tuple shift: np.roll runs as Python
+        return np.roll(a, [1])  # a list shift: np.roll runs as Python
 
     with pytest.raises(TranspileError):
         transpile.jit(roll, nopython=True, nogil=True)(np.arange(3.0))

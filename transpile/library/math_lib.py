@@ -67,5 +67,21 @@ def _int_func(name, nargs):
     return Entry(name, infer, _make(name, nargs, T.INT).lower, HEADER)
 
 
+def _isclose_infer(site):
+    site.check_arity(2, 2, ("rel_tol", "abs_tol"))  # the tolerances are keyword-only, as in CPython
+    for t in list(site.args) + list(site.kwargs.values()):
+        if not isinstance(t, T.Scalar) or t.kind == "c":
+            raise site.error(f"math.isclose() needs real numbers, not {t}")
+    return T.BOOL, None
+
+
+def _isclose_lower(ls):
+    rel = ls.kwargs["rel_tol"].code if "rel_tol" in ls.kwargs else "1e-09"
+    tol = ls.kwargs["abs_tol"].code if "abs_tol" in ls.kwargs else "0.0"
+    a, b = (f"double({x.code})" for x in ls.args)
+    return CExpr(f"tr::math::isclose({a}, {b}, double({rel}), double({tol}))")
+
+
+register(math.isclose, Entry("isclose", _isclose_infer, _isclose_lower, HEADER))
 register(math.factorial, _int_func("factorial", 1))
 register(math.gcd, _int_func("gcd", 2))

@@ -42,12 +42,15 @@ PURE = {
         "nanquantile nancumsum nancumprod partition argpartition sort_complex unwrap ediff1d extract compress "
         "take take_along_axis insert delete append isin intersect1d union1d setdiff1d setxor1d "
         "histogram_bin_edges geomspace logspace tri gcd lcm ldexp frexp modf heaviside nextafter spacing "
-        "float_power logaddexp2 sinc i0 fix isneginf isposinf iscomplex isreal cumulative_sum cumulative_prod"
+        "float_power logaddexp2 sinc i0 fix isneginf isposinf iscomplex isreal cumulative_sum cumulative_prod "
+        "unravel_index ravel_multi_index"
     ).split(),
     "numpy.linalg": (
         "solve det inv pinv cholesky eigh eigvalsh svd svdvals qr lstsq matrix_power matrix_rank slogdet cond "
         "multi_dot tensorinv tensorsolve"
     ).split(),
+    # CPython's math functions no table compiles natively (fsum's exact sums, isqrt and comb of ints)
+    "math": "fsum prod isqrt comb perm lcm remainder ldexp frexp modf nextafter ulp cbrt exp2 dist".split(),
     # CPython's own complex functions (their special values and branch cuts are its code's)
     "cmath": "sqrt exp log log10 sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh phase polar rect "
              "isfinite isinf isnan isclose".split(),
@@ -92,6 +95,8 @@ def _sample(t: T.Type, const, number, size):
         return np.dtype(t.dtype).type(value)
     if t == T.NONE:
         return None
+    if isinstance(t, T.Tuple) and (const is NOT_CONST or not isinstance(const, tuple)):
+        return tuple(_sample(item, NOT_CONST, number, size) for item in t.items)
     if const is NOT_CONST:
         raise TypeError(f"a {t} argument known only when the code runs")
     return const
@@ -137,6 +142,24 @@ def _result_type(module: str, name: str, draw: bool, types: tuple, consts: tuple
     raise TypeError(f"on sample arguments of these types it raised {type(problem).__name__}: {problem}")
 
 
+def _passable(t) -> bool:
+    """Arrays, numbers, strs, None, and tuples of numbers (np.unravel_index's shape)."""
+    if isinstance(t, T.Tuple):
+        return bool(t.items) and all(isinstance(i, T.Scalar) for i in t.items)
+    return isinstance(t, _PASSABLE) and not isinstance(t, T.DeviceArray)
+
+
+def _boxed(lw, value, t) -> str:
+    """The tr_value handed to Python for one argument (a tuple as a Python tuple of its items)."""
+    if isinstance(t, T.Tuple):
+        lw.module.include(H_STR)
+        items = ", ".join(f"tr::topy::one(std::get<{k}>(tr_items), {'true' if i.weak else 'false'})"
+                          for k, i in enumerate(t.items))
+        # evaluated where Python evaluates it (a lambda, not hoisted before the statement)
+        return f"tr::box([&]() {{ auto tr_items = {lw.ev(value)}; return tr::topy::tuple({items}); }}())"
+    return f"tr::box({lw.ev(value)}, {'true' if getattr(t, 'weak', False) else 'false'})"
+
+
 def _make_entry(module: str, name: str, draw: bool) -> Entry:
     spelled = f"{module.replace('numpy', 'np')}.{name}"
 
@@ -145,11 +168,11 @@ def _make_entry(module: str, name: str, draw: bool) -> Entry:
         keywords = tuple(site.kwargs)
         items += [(site.kwargs[k], site.kw_nodes[k]) for k in keywords]
         for t, _ in items:
-            if not isinstance(t, _PASSABLE) or isinstance(t, T.DeviceArray):
+            if not _passable(t):
                 raise site.error(f"{spelled}() of a {t} runs as Python: compiled code passes arrays, numbers, "
                                  "strings and None to it")
         types = tuple(t for t, _ in items)
-        consts = tuple(site.const(n) if isinstance(t, (T.Scalar, T.Str)) else NOT_CONST for t, n in items)
+        consts = tuple(site.const(n) if isinstance(t, (T.Scalar, T.Str, T.Tuple)) else NOT_CONST for t, n in items)
         try:
             hash(consts)
             result = _result_type(module, name, draw, types, consts, keywords)
@@ -166,8 +189,7 @@ def _make_entry(module: str, name: str, draw: bool) -> Entry:
         values = list(zip(ls.args, ls.arg_types)) + [(ls.kwargs[k], ls.kw_types[k]) for k in keywords]
         if any(isinstance(t, T.Str) for _, t in values):
             lw.module.include(H_STR)
-        boxes = ", ".join(f"tr::box({lw.ev(v)}, {'true' if getattr(t, 'weak', False) else 'false'})"
-                          for v, t in values)
+        boxes = ", ".join(_boxed(lw, v, t) for v, t in values)
         leaves = ls.result.items if isinstance(ls.result, T.Tuple) else (ls.result,)
         weak = "".join("1" if isinstance(t, T.Scalar) and t.weak else "0" for t in leaves)
         tail = (", {" + ", ".join(f'"{k}"' for k in keywords) + "}") if keywords else ""
