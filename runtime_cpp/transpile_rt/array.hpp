@@ -297,4 +297,25 @@ inline int64_t range_len(int64_t start, int64_t stop, int64_t step) {
     if (d > 0) return s < e ? int64_t((e - s - 1) / d + 1) : 0;
     return s > e ? int64_t((s - e - 1) / (-d) + 1) : 0;
 }
+
+// range(start, stop, step)'s arguments, for reversed() (a for loop over
+// range(...) itself counts in place, cxx/lower_loops.py).
+struct RangeArgs {
+    int64_t start, stop, step;
+};
+
+// reversed(range(...)): a cursor over the range's values, last first.  The
+// value is start + k * step, exact in wrapping 64-bit arithmetic (it is in
+// the range, so it fits).
+struct ReversedRange {
+    int64_t start, step, left, value = 0;
+    explicit ReversedRange(const RangeArgs &r) : start(r.start), step(r.step), left(range_len(r.start, r.stop, r.step)) {}
+    bool begin() { return next(); }
+    bool next() {
+        if (left == 0) return false;
+        --left;
+        value = int64_t(uint64_t(start) + uint64_t(left) * uint64_t(step));
+        return true;
+    }
+};
 }  // namespace tr

@@ -709,3 +709,23 @@ def test_left_to_right_evaluation(check, fn):
     check(fn, log)
     fn(log)
     assert list(log) == [3, 1, 2, 3]
+
+
+@jit
+def reversed_ranges(n, a, b, step):
+    s = 0
+    for i in reversed(range(n)):
+        s = s * 3 + i
+    for i in reversed(range(a, b)):
+        s = s * 5 + i
+    for i in reversed(range(a, b, step)):
+        s = (s * 7 + i) % 1000003
+    last = 0
+    for i in reversed(range(-2**62, 2**62, 2**61 + 3)):  # values near int64's ends
+        last = i
+    return s, last
+
+
+@pytest.mark.parametrize("n,a,b,step", [(6, 2, 9, 3), (0, 9, 2, -2), (4, -5, 5, -1), (3, 1, 20, 7), (2, 0, 5, 0)])
+def test_reversed_ranges(check, n, a, b, step):
+    check(reversed_ranges, n, a, b, step)  # step 0: range()'s ValueError

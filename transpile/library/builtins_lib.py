@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 
 from .base import CExpr
+from ..hir import nodes as h
 from ..hir import types as T
 from ..hir import promote
 from .registry import register
@@ -48,6 +49,20 @@ def _zip(site):
 
 def _iter_only(ls):
     raise TypeError("range/enumerate/zip values can only be iterated by a for loop")
+
+
+def _reversed(site):
+    site.check_arity(1, 1)
+    node = site.arg_nodes[0]
+    if not isinstance(site.args[0], T.Range) or not isinstance(node, h.Call):
+        raise site.error(f"reversed() of {site.args[0]} is not supported in compiled code")
+    return T.LibIter("reversed_range", (), T.INT), tuple(node.args)  # range(...)'s arguments, lowered here
+
+
+def _reversed_lower(ls):
+    args = [f"int64_t({ls.lower.expr(a).code})" for a in ls.site_info]
+    start, stop, step = (["0"] + args + ["1"]) if len(args) == 1 else (args + ["1"] if len(args) == 2 else args)
+    return CExpr(f"tr::ReversedRange(tr::RangeArgs{{{start}, {stop}, {step}}})")
 
 
 def _len(site):
@@ -320,6 +335,7 @@ def _entry(name, infer, lower, *headers):
 
 
 register(builtins.range, _entry("range", _range, _iter_only))
+register(builtins.reversed, _entry("reversed", _reversed, _reversed_lower))
 register(prange, _entry("prange", _range, _iter_only))  # transpile.prange: a parallel range
 register(builtins.enumerate, _entry("enumerate", _enumerate, _iter_only))
 register(builtins.zip, _entry("zip", _zip, _iter_only))

@@ -124,6 +124,7 @@ def _flat_settable(it, value):
     return f"storing {value} into a {a.dtype} array through a.flat is not compiled (NumPy may refuse or round it)"
 
 
+RULES["reversed_range"] = IterRule(lambda lw, p, it: f"{p}.value")  # builtins_lib.py: reversed(range(...))
 RULES["flat"] = IterRule(
     lambda lw, p, it: f"{p}.cur()", _flat_getitem,
     lambda lw, obj, idx: f"{obj}.at(int64_t({idx[0]}))",
