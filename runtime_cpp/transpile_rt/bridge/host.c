@@ -333,20 +333,21 @@ static int unbox_exact(PyObject *obj, tr_value *v, PyObject *where, int32_t nin,
  * find it; its result (a tuple of nout values when `tuple`, else one value)
  * unboxed into outs exactly as their kinds say. */
 /* module.name as Python's attribute lookup finds it now: the module from
- * sys.modules (imported if missing), the names interned once per pair of
- * strings (the call sites' literals: a lookup costs two dict probes).
+ * sys.modules (imported if missing), the names interned once per pair (a
+ * lookup costs a string hash and two dict probes).  The table is keyed by
+ * the strings' contents: every compiled module has its own literals.
  * *where: "the result of module.name()", for errors (borrowed). */
 static PyObject *python_function(const char *module, const char *name, PyObject **where) {
-    static struct { const char *module, *name; PyObject *module_name, *attr, *where; } seen[128];
+    enum { SLOTS = 1024 };
+    static struct { PyObject *module_name, *attr, *where; } seen[SLOTS];
     static PyObject *somewhere;
-    size_t slot = (((uintptr_t)module >> 3) ^ ((uintptr_t)name >> 3) * 31u) % 128;
+    uint64_t h = 1469598103934665603ull;  /* FNV-1a over "module\0name" */
+    for (const char *c = module; *c; ++c) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    h *= 1099511628211ull;
+    for (const char *c = name; *c; ++c) h = (h ^ (unsigned char)*c) * 1099511628211ull;
     PyObject *module_name = NULL, *attr = NULL;
-    for (int probe = 0; probe < 8; ++probe, slot = (slot + 1) % 128) {
-        if (seen[slot].module == module && seen[slot].name == name) {
-            module_name = seen[slot].module_name, attr = seen[slot].attr, *where = seen[slot].where;
-            break;
-        }
-        if (!seen[slot].module) {
+    for (size_t probe = 0, slot = h % SLOTS; probe < SLOTS; ++probe, slot = (slot + 1) % SLOTS) {
+        if (!seen[slot].module_name) {
             module_name = PyUnicode_InternFromString(module);
             attr = module_name ? PyUnicode_InternFromString(name) : NULL;
             *where = attr ? PyUnicode_FromFormat("the result of %s.%s()", module, name) : NULL;
@@ -355,12 +356,16 @@ static PyObject *python_function(const char *module, const char *name, PyObject 
                 Py_XDECREF(attr);
                 return NULL;
             }
-            seen[slot].module = module, seen[slot].name = name;  /* kept for the process */
-            seen[slot].module_name = module_name, seen[slot].attr = attr, seen[slot].where = *where;
+            seen[slot].module_name = module_name, seen[slot].attr = attr, seen[slot].where = *where;  /* kept */
+            break;
+        }
+        if (!strcmp(PyUnicode_AsUTF8(seen[slot].module_name), module) &&
+            !strcmp(PyUnicode_AsUTF8(seen[slot].attr), name)) {
+            module_name = seen[slot].module_name, attr = seen[slot].attr, *where = seen[slot].where;
             break;
         }
     }
-    if (!attr) {  /* a full neighbourhood: looked up without the table */
+    if (!attr) {  /* every slot taken (more than 1024 functions): looked up without the table */
         if (!somewhere && !(somewhere = PyUnicode_FromString("the result of a call into Python"))) return NULL;
         *where = somewhere;
         PyObject *mod = PyImport_ImportModule(module);
