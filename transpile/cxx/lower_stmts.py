@@ -327,6 +327,14 @@ class StatementLowering:
         return f"(tr::truthy({code}))"
 
     def s_If(self, s: h.If):
+        if isinstance(s.test, h.TryTest):  # try/except (passes/trys.py: what it catches, and why that is sound)
+            self.nested("try {", s.body, "} catch (tr::Error &tr_caught) {")
+            self.depth += 1
+            self.emit(f"if ({' && '.join(f'tr_caught.code != {c}' for c in self.tf.consts[s.test])}) throw;")
+            self.block(s.orelse)
+            self.depth -= 1
+            self.emit("}")
+            return
         if s.test in self.tf.fallbacks:  # the test runs as Python on its own (passes/fallback.py python_test)
             cond = self.tmp("test")
             self.emit(f"bool {cond} = false;")

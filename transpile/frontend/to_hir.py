@@ -169,12 +169,28 @@ class _Converter:
         if isinstance(s, cst.While):
             orelse = self.body_of(s.orelse.body) if s.orelse else ()
             return h.While(loc, self.expr(s.test), self.body_of(s.body), orelse)
+        if isinstance(s, cst.Try) and self.try_stmt(s) is not None:
+            return self.try_stmt(s)
         if isinstance(s, cst.For):
             if s.asynchronous:
                 return self.unsupported(s, "async for")
             orelse = self.body_of(s.orelse.body) if s.orelse else ()
             return h.For(loc, self.target(s.target), self.expr(s.iter), self.body_of(s.body), orelse)
         return self.unsupported(s)
+
+    def try_stmt(self, s: cst.Try) -> h.If | None:
+        """`try: body except E: handler` (one handler naming its classes, no `as`, `else` or `finally`)
+        as `if <body ran to its end>: body else: handler`, the form the analyses know; anything else
+        stays unsupported (runs as Python)."""
+        if len(s.handlers) != 1 or s.orelse is not None or s.finalbody is not None:
+            return None
+        handler = s.handlers[0]
+        if handler.type is None or handler.name is not None:
+            return None
+        kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else None
+        classes = tuple(self.expr(k.value) for k in kinds) if kinds is not None else (self.expr(handler.type),)
+        test = h.TryTest(self.loc(handler), classes)
+        return h.If(self.loc(s), test, self.body_of(s.body), self.body_of(handler.body))
 
     def if_stmt(self, s: cst.If) -> h.If:
         orelse = ()

@@ -185,6 +185,15 @@ class FString(Expr):
     parts: tuple
 
 
+@node
+class TryTest(Expr):
+    """The test of the If a `try: body except E: handler` becomes (frontend/to_hir.py): true when the
+    body ran to its end, false when it raised one of the classes; passes/trys.py types it and checks
+    the statement may compile, cxx/lower_stmts.py writes try/catch."""
+
+    classes: tuple  # the handler's exception class expressions
+
+
 # ---- statements ----------------------------------------------------------
 
 @node

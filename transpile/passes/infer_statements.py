@@ -13,6 +13,7 @@ from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
 from . import function_values  # functions passed, stored and returned as values
 from . import records  # record arrays and records
+from . import trys  # try/except
 from .raise_codes import RAISE_CODES
 from ..library.container_rules import formattable
 
@@ -146,6 +147,8 @@ class StatementTyping:
             raise self.error(node, f"cannot test the truth of {t}")
 
     def s_If(self, s: h.If):
+        if isinstance(s.test, h.TryTest):  # try/except (passes/trys.py)
+            return trys.s_Try(self, s)
         fallback.python_test(self, s)  # types the test, or makes it run as Python on its own
         self.block(s.body)
         self.block(s.orelse)
