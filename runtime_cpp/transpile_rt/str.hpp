@@ -310,6 +310,9 @@ template <class T> inline Str repr_of(const T &v) { return str_of(v); }
 template <class T> inline Str format_printf(const char *cfmt, T v) {
     char buf[128];
     int n;
+    if constexpr (is_float<T>::value) {
+        if (__builtin_isnan(v)) v = __builtin_fabs(v);  // CPython writes "nan" whatever the sign bit; printf "-nan"
+    }
     if constexpr (is_float<T>::value)
         n = snprintf(buf, sizeof buf, cfmt, double(v));
     else

@@ -155,3 +155,14 @@ def test_a_failed_call_returning_strs_releases_nothing_it_did_not_get():
         with pytest.raises(ValueError, match="negative"):
             strs_or_raise(-1)
     assert strs_or_raise(2) == ("ab", "cab", 2)
+
+
+@jit
+def nan_text(x):
+    return f"{x:.3f}|{x:8.2e}|{x}|{-x:E}", "%f %e" % (x, -x)
+
+
+def test_a_nan_with_its_sign_bit_set_is_written_nan(check):
+    # printf writes "-nan" for a NaN whose sign bit is set; CPython writes "nan" for every NaN
+    check(nan_text, math.copysign(float("nan"), -1.0))
+    check(nan_text, float("nan"))
