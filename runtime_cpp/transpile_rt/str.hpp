@@ -307,11 +307,44 @@ template <class T> inline Str repr_of(const T &v) { return str_of(v); }
 
 // format(v, spec) for the specs whose meaning C's printf shares; the
 // compiler turned the Python spec into `cfmt` (e.g. "%08.3f").
+// An infinity or NaN under a printf format of ours, as CPython's format()
+// writes it: "nan" whatever its sign bit (printf: "-nan"), and a 0 flag
+// padding with zeros after the sign (printf pads them with spaces).
+inline Str format_nonfinite(const char *cfmt, double v) {
+    bool left = false, plus = false, space = false, zero = false;
+    const char *p = cfmt + 1;
+    for (; *p == '-' || *p == '+' || *p == ' ' || *p == '0' || *p == '#'; ++p)
+        left |= *p == '-', plus |= *p == '+', space |= *p == ' ', zero |= *p == '0';
+    int64_t width = 0;
+    for (; *p >= '0' && *p <= '9'; ++p) width = width * 10 + (*p - '0');
+    if (*p == '.')
+        for (++p; *p >= '0' && *p <= '9'; ++p) {
+        }
+    const bool upper = *p == 'F' || *p == 'E' || *p == 'G';
+    const char *body = __builtin_isnan(v) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
+    const char *sign = !__builtin_isnan(v) && v < 0 ? "-" : plus ? "+" : space ? " " : "";
+    const int64_t used = int64_t(strlen(sign)) + 3, pad = width > used ? width - used : 0;
+    char *out;
+    Str s = Str::make(used + pad, &out);
+    if (left) {
+        out += sprintf(out, "%s%s", sign, body);
+        memset(out, ' ', size_t(pad));
+    } else if (zero) {
+        out += sprintf(out, "%s", sign);
+        memset(out, '0', size_t(pad));
+        sprintf(out + pad, "%s", body);
+    } else {
+        memset(out, ' ', size_t(pad));
+        sprintf(out + pad, "%s%s", sign, body);
+    }
+    return s;
+}
+
 template <class T> inline Str format_printf(const char *cfmt, T v) {
     char buf[128];
     int n;
     if constexpr (is_float<T>::value) {
-        if (__builtin_isnan(v)) v = __builtin_fabs(v);  // CPython writes "nan" whatever the sign bit; printf "-nan"
+        if (!__builtin_isfinite(v)) return format_nonfinite(cfmt, double(v));
     }
     if constexpr (is_float<T>::value)
         n = snprintf(buf, sizeof buf, cfmt, double(v));

@@ -166,3 +166,18 @@ def test_a_nan_with_its_sign_bit_set_is_written_nan(check):
     # printf writes "-nan" for a NaN whose sign bit is set; CPython writes "nan" for every NaN
     check(nan_text, math.copysign(float("nan"), -1.0))
     check(nan_text, float("nan"))
+
+
+@jit
+def signed_aligned_general(x, n):
+    return (f"{x:+.3f}|{x: .2e}|{x:<12.4g}|{x:>12.4G}|{x:g}|{x:.0g}|{x:.17g}|{x:+g}|{x:012.3e}|{x:-.2f}",
+            f"{n:<8d}|{n:+d}|{n: 5d}|{n:>10}|{n:<10}|{n:g}",
+            "%+.3f|% .2e|%-12.4g|%12.4G|%g|%-8d|%+d|% 5d|%012.3e|%-08.2f" % (x, x, x, x, x, n, n, n, x, x))
+
+
+@pytest.mark.parametrize("x", [0.0, -0.0, 1e-5, 1e-4, 123456.789, 1e16, 9.999995, 0.000123456, 1e300, 5e-324,
+                               float("inf"), -float("inf"), float("nan"), -2.5, 1234567.0, 100.0])
+def test_signs_alignment_and_general_formats(check, x):
+    # printf gives CPython's text for these specs; infinities and NaNs are written as CPython writes them
+    # (a 0 flag pads with zeros after the sign, where printf pads with spaces)
+    check(signed_aligned_general, x, int(x) if abs(x) < 1e15 else -42)

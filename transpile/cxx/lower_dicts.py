@@ -77,11 +77,12 @@ def printf_format(spec: str, t) -> str | None:
 
     m = SPEC.match(spec)
     zero, width, prec, kind = m.group("zero") or "", m.group("width") or "", m.group("prec"), m.group("type")
+    flags = ("-" if m.group("align") == "<" else "") + (m.group("sign") if m.group("sign") in ("+", " ") else "")
     if kind == "" and t.kind == "f":
         return None
     if kind in ("", "d"):
-        return f"%{zero}{width}lld"
-    return f"%{zero}{width}{'.' + prec if prec is not None else ''}{kind}"
+        return f"%{flags}{zero}{width}lld"
+    return f"%{flags}{zero}{width}{'.' + prec if prec is not None else ''}{kind}"
 
 
 class DictLowering:
@@ -186,7 +187,7 @@ class DictLowering:
 
             m = SPEC.match(part.spec)
             return f"tr::pad(tr::str_of({x}), {int(m.group('width') or 0)}, {'true' if m.group('zero') else 'false'})"
-        if fmt[-1] in "fFeE":
+        if fmt[-1] in "fFeEgG":
             x = f"double({x})"
         return f'tr::format_printf("{fmt}", {x})'
 

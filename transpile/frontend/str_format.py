@@ -69,7 +69,7 @@ class PercentField:
 def percent_fields(text: str) -> list | None:
     """text's literal pieces (str) and conversions (PercentField), or None
     where its %-formatting is more than an f-string spells here: mapping keys,
-    * widths, the - + space # flags, %g, %x, %c, precision on %d, %s and %r."""
+    * widths, the # flag, %x, %o, %c, precision on %d, widths on %s and %r."""
     parts, pos = [], 0
     for m in _PERCENT.finditer(text):
         if m.start() > pos:
@@ -79,13 +79,15 @@ def percent_fields(text: str) -> list | None:
         if kind == "%" and m.group(0) == "%%":
             parts.append("%")
             continue
-        if m.group("key") or "*" in (width, prec) or set(flags) - {"0"}:
+        if m.group("key") or "*" in (width, prec) or "#" in flags:
             return None
-        zero = "0" if flags else ""
+        # '-' aligns left (and outranks '0'), '+' outranks ' ': the f-string spec with the same text
+        head = ("<" if "-" in flags else "") + ("+" if "+" in flags else " " if " " in flags else "") + \
+            ("0" if "0" in flags and "-" not in flags else "") + width
         if kind in "diu" and kind and prec is None:
-            parts.append(PercentField("d", f"{zero}{width}d"))
-        elif kind and kind in "fFeE":
-            parts.append(PercentField("f", f"{zero}{width}.{prec or 0 if prec is not None else 6}{kind}"))
+            parts.append(PercentField("d", f"{head}d"))
+        elif kind and kind in "fFeEgG":
+            parts.append(PercentField("f", f"{head}.{prec or 0 if prec is not None else 6}{kind}"))
         elif kind and kind in "sr" and not (flags or width or prec is not None):
             parts.append(PercentField(kind, ""))
         else:

@@ -30,7 +30,10 @@ def check_value(node, t):
     raise TypingError(f"cannot put {t} in a dict in compiled code", node.loc)
 
 
-SPEC = re.compile(r"^(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?(?P<type>[fFeEd]?)$")
+# The format specs compiled code writes with printf, which gives CPython's text for them: an alignment
+# (< or >, the fill a space), a sign (+, -, space), 0, width, precision, and f F e E g G d or none.
+SPEC = re.compile(r"^(?P<align>[<>])?(?P<sign>[-+ ])?(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?"
+                  r"(?P<type>[fFeEgGd]?)$")
 
 
 def formattable(node, t, spec: str | None):
@@ -47,12 +50,18 @@ def formattable(node, t, spec: str | None):
     m = SPEC.match(spec)
     if not m:
         raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
-                          "supported: [0][width][.precision](f|e|d)")
+                          "supported: [<|>][+|-| ][0][width][.precision](f|F|e|E|g|G|d)")
+    if m.group("align") and m.group("zero"):  # CPython pads with '0' after an explicit alignment: '000-5'
+        raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
+                          "write the width with 0 and no alignment, e.g. '05d'")
     kind = m.group("type")
     if t.kind == "b" and kind != "":
         raise TypingError("format specs on bools are not supported in compiled code", node.loc)
     if kind == "d" and t.kind == "f":
         raise TypingError("Unknown format code 'd' for object of type 'float'", node.loc)
+    if kind == "" and t.kind == "f" and (m.group("align") or m.group("sign")):
+        raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
+                          "name the presentation type, e.g. '+.3f' or '<10g'")
     if kind == "" and m.group("prec") is not None:
         raise TypingError(f"the format spec '{spec}' is not supported in compiled code", node.loc,
                           "name the presentation type, e.g. '.3f'")
