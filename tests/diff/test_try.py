@@ -158,3 +158,26 @@ def test_what_cannot_be_compiled_runs_as_python(fn, args, why, capsys):
         got = plain_jit(fn)(*args)
     expected = fn(*args)
     assert got == expected and type(got) is type(expected)
+
+
+@jit
+def several_handlers(a, i, j):
+    d = {0: 1.5}
+    try:
+        v = d[j] / float(a[i])
+    except ZeroDivisionError:
+        v = -1.0
+    except (IndexError, KeyError):
+        v = -2.0
+    try:
+        w = int(a[i + j]) // int(a[j])
+    except LookupError:  # the first clause that matches runs, as in CPython
+        w = 100
+    except ZeroDivisionError:
+        w = 200
+    return v, w
+
+
+@pytest.mark.parametrize("i,j", [(1, 0), (0, 0), (9, 0), (1, 3), (2, 1)])
+def test_several_except_clauses(check, i, j):
+    check(several_handlers, np.array([0, 2, 4]), i, j)

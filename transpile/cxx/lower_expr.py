@@ -269,6 +269,10 @@ class ExprLowerer:
             return CExpr(f"{ctype(t)}{{{', '.join(items)}}}")
         return CExpr(f"{ctype(t)}({', '.join(items)})")
 
+    def x_TryHandler(self, node: h.TryHandler) -> CExpr:
+        """Whether the exception caught (cxx/lower_stmts.py's tr_caught) is this except clause's."""
+        return CExpr("(" + " || ".join(f"tr_caught.code == {c}" for c in self.tf.consts[node]) + ")")
+
     # ---- attributes, subscripts, calls -------------------------------------
 
     def x_Attribute(self, node: h.Attribute) -> CExpr:

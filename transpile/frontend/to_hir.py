@@ -179,18 +179,21 @@ class _Converter:
         return self.unsupported(s)
 
     def try_stmt(self, s: cst.Try) -> h.If | None:
-        """`try: body except E: handler` (one handler naming its classes, no `as`, `else` or `finally`)
-        as `if <body ran to its end>: body else: handler`, the form the analyses know; anything else
-        stays unsupported (runs as Python)."""
-        if len(s.handlers) != 1 or s.orelse is not None or s.finalbody is not None:
+        """`try: body except E1: h1 except E2: h2 ...` (handlers naming their classes, no `as`, `else`
+        or `finally`) as `if <body ran to its end>: body elif <E1>: h1 elif ... else: hn`, the form the
+        analyses know; anything else stays unsupported (runs as Python)."""
+        if not s.handlers or s.orelse is not None or s.finalbody is not None:
             return None
-        handler = s.handlers[0]
-        if handler.type is None or handler.name is not None:
+        if any(handler.type is None or handler.name is not None for handler in s.handlers):
             return None
-        kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else None
-        classes = tuple(self.expr(k.value) for k in kinds) if kinds is not None else (self.expr(handler.type),)
-        test = h.TryTest(self.loc(handler), classes)
-        return h.If(self.loc(s), test, self.body_of(s.body), self.body_of(handler.body))
+        classes = [tuple(self.expr(k.value) for k in handler.type.elements) if isinstance(handler.type, cst.Tuple)
+                   else (self.expr(handler.type),) for handler in s.handlers]
+        chosen = self.body_of(s.handlers[-1].body)
+        for handler, caught in reversed(list(zip(s.handlers[:-1], classes[:-1]))):
+            chosen = (h.If(self.loc(handler), h.TryHandler(self.loc(handler), caught), self.body_of(handler.body),
+                           chosen),)
+        test = h.TryTest(self.loc(s.handlers[0]), tuple(c for caught in classes for c in caught))
+        return h.If(self.loc(s), test, self.body_of(s.body), chosen)
 
     def if_stmt(self, s: cst.If) -> h.If:
         orelse = ()

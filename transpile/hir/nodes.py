@@ -191,7 +191,14 @@ class TryTest(Expr):
     body ran to its end, false when it raised one of the classes; passes/trys.py types it and checks
     the statement may compile, cxx/lower_stmts.py writes try/catch."""
 
-    classes: tuple  # the handler's exception class expressions
+    classes: tuple  # the handlers' exception class expressions
+
+
+@node
+class TryHandler(Expr):
+    """With several handlers, the test choosing one (in their order) inside the TryTest's else."""
+
+    classes: tuple  # this handler's exception class expressions
 
 
 # ---- statements ----------------------------------------------------------

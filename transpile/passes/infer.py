@@ -26,6 +26,7 @@ from ..values import replace
 from . import exits, fallback, lists, paths
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
+from . import trys  # try/except
 from . import optional  # None-or-a-value
 from . import live_globals  # module-level values: frozen and guarded, or read live
 from .assigned import assigned_names, find_code, may_return_value
@@ -457,3 +458,4 @@ EXPR_RULES.update({h.ListExpr: lists.e_ListExpr, h.ListComp: lists.e_ListComp})
 EXPR_RULES.update({h.DictExpr: dicts.e_DictExpr, h.SetExpr: dicts.e_SetExpr, h.DictComp: dicts.e_DictComp,
                    h.SetComp: dicts.e_SetComp, h.FString: dicts.e_FString})
 EXPR_RULES[h.Lambda] = lambdas.e_Lambda
+EXPR_RULES[h.TryHandler] = trys.caught  # which of several except clauses runs (passes/trys.py)

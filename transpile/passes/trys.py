@@ -39,8 +39,20 @@ CATCHES = {ZeroDivisionError: ("TR_ERR_ZERODIV",), IndexError: ("TR_ERR_INDEX", 
 
 def s_Try(typer, s: h.If) -> None:
     """Types `try: s.body except ...: s.orelse`; raises UnsupportedSyntaxError where it cannot compile."""
+    if typer.program.options.backend != "cpu":
+        raise UnsupportedSyntaxError("try statements compile for backend='cpu' only", s.loc)
+    caught(typer, s.test)
+    typer.block(s.body)
+    typer.block(s.orelse)
+    _body_runs_no_python(typer, s)
+    for handler in _handlers(s.orelse):
+        _handler_sees_whole_states(typer, s, handler)
+
+
+def caught(typer, test) -> T.Type:
+    """Types a TryTest or TryHandler: the error codes its classes catch (tf.consts), or an error."""
     codes = []
-    for node in s.test.classes:
+    for node in test.classes:
         cls = typer.const(node)
         if cls not in CATCHES:
             raise UnsupportedSyntaxError(
@@ -48,14 +60,16 @@ def s_Try(typer, s: h.If) -> None:
                 "compiled handlers catch ZeroDivisionError, IndexError, KeyError and LookupError, which compiled "
                 "code raises exactly where CPython does")
         codes += [c for c in CATCHES[cls] if c not in codes]
-    if typer.program.options.backend != "cpu":
-        raise UnsupportedSyntaxError("try statements compile for backend='cpu' only", s.loc)
-    typer.tf.types[s.test] = T.BOOL
-    typer.tf.consts[s.test] = tuple(codes)
-    typer.block(s.body)
-    typer.block(s.orelse)
-    _body_runs_no_python(typer, s)
-    _handler_sees_whole_states(typer, s)
+    typer.tf.types[test] = T.BOOL
+    typer.tf.consts[test] = tuple(codes)
+    return T.BOOL
+
+
+def _handlers(block) -> list:
+    """The handlers' bodies in a TryTest's else: a chain of Ifs on TryHandler tests, the last handler alone."""
+    if len(block) == 1 and isinstance(block[0], h.If) and isinstance(block[0].test, h.TryHandler):
+        return [block[0].body] + _handlers(block[0].orelse)
+    return [block]
 
 
 def _body_runs_no_python(typer, s) -> None:
@@ -91,11 +105,11 @@ def _runs_python(program, tf, seen: set) -> bool:
     return False
 
 
-def _handler_sees_whole_states(typer, s) -> None:
+def _handler_sees_whole_states(typer, s, handler) -> None:
     last = set(all_writes(s.body[-1:])) - all_writes(s.body[:-1]) if not _nested(s.body[-1]) else set()
     body_vars = all_writes(s.body) - _temporaries(typer, s) - last
     assigned: set = set()
-    for stmt in s.orelse:
+    for stmt in handler:
         seen = _reads(stmt) & (body_vars - assigned)
         if seen:
             raise UnsupportedSyntaxError(f"the except handler reads '{sorted(seen)[0]}', which the try body may "
