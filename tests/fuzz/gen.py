@@ -18,7 +18,7 @@ FEATURES = frozenset({
     "numpy_scalars", "arrays", "division", "pow", "math", "np_calls", "if", "while", "for",
     "boolops_cond", "boolops_value", "ternary", "augassign", "early_return", "partial_vars",
     "retype", "special_floats", "fallback", "mixed_minmax", "np_cast_array", "big_ints",
-    "small_ints", "unsigned", "bool_arrays", "complex", "chained_compare",
+    "small_ints", "unsigned", "bool_arrays", "complex", "chained_compare", "try",
 })
 
 
@@ -154,6 +154,7 @@ class _Gen:
         rng = self.rng
         choices = ["assign", "assign", "assign"]
         for feature, what in (("augassign", "aug"), ("if", "if"), ("if", "if"), ("for", "for"), ("while", "while"),
+                              ("try", "try"),
                               ("arrays", "store"), ("arrays", "store"), ("early_return", "ret"),
                               ("fallback", "fallback"), ("fallback", "fallback")):
             if self.has(feature) and (what != "fallback" or self.containers or self.globals):
@@ -162,7 +163,7 @@ class _Gen:
             self.emit(indent, "break")
             return True
         kind = rng.choice(choices)
-        if kind in ("if", "for", "while") and indent >= 4:
+        if kind in ("if", "for", "while", "try") and indent >= 4:
             kind = "assign"
         return getattr(self, f"_{kind}")(scope, indent)
 
@@ -236,6 +237,26 @@ class _Gen:
             other_ends = self.block(other, indent + 1, self.rng.randint(1, 3))
         self._join(scope, [s for s, ends in ((then, then_ends), (other, other_ends)) if not ends])
         return then_ends and other_ends
+
+    # compiled ones (passes/trys.py) and one that stays Python
+    HANDLED = ("ZeroDivisionError", "IndexError", "(ZeroDivisionError, IndexError)", "LookupError",
+               "(IndexError, KeyError)", "ArithmeticError")
+
+    def _try(self, scope: _Scope, indent: int) -> bool:
+        """try/except around a block: the handler sees what was readable before the block; after it, a
+        name the block assigned may be unbound (the raise came first) or hold an earlier value."""
+        self.emit(indent, "try:")
+        body = scope.copy()
+        body_ends = self.block(body, indent + 1, self.rng.randint(1, 3))
+        clauses = [self.rng.choice(self.HANDLED) for _ in range(self.rng.choice((1, 1, 2)))]
+        paths = [] if body_ends else [body]
+        for cls in clauses:
+            self.emit(indent, f"except {cls}:")
+            handler = scope.copy()
+            if not self.block(handler, indent + 1, self.rng.randint(1, 2)):
+                paths.append(handler)
+        self._join(scope, paths)
+        return not paths
 
     def _join(self, scope: _Scope, paths: list) -> None:
         """The scope after paths meet: names assigned on all of them with one kind stay
