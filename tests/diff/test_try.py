@@ -181,3 +181,22 @@ def several_handlers(a, i, j):
 @pytest.mark.parametrize("i,j", [(1, 0), (0, 0), (9, 0), (1, 3), (2, 1)])
 def test_several_except_clauses(check, i, j):
     check(several_handlers, np.array([0, 2, 4]), i, j)
+
+
+@jit
+def with_else(a, i):
+    n = 0
+    for j in range(i):
+        try:
+            v = a[j]
+        except IndexError:
+            v = -1
+            n += 100
+        else:  # only when the body ran to its end; its own IndexError is not caught here
+            n += int(a[j + 1]) if v > 2 else 1
+    return n
+
+
+@pytest.mark.parametrize("i", [2, 4, 6])
+def test_else_clauses(check, i):
+    check(with_else, np.array([1, 3, 5, 7]), i)

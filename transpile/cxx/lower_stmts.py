@@ -6,6 +6,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
 from ..passes.raise_codes import RAISE_CODES
+from ..passes.trys import protected
 from .model import CExpr, Line
 from .names import alt_slot, kind_slot
 from .order import in_order, needs_order
@@ -328,12 +329,25 @@ class StatementLowering:
 
     def s_If(self, s: h.If):
         if isinstance(s.test, h.TryTest):  # try/except (passes/trys.py: what it catches, and why that is sound)
-            self.nested("try {", s.body, "} catch (tr::Error &tr_caught) {")
+            body = protected(s)
+            rest = s.body[len(body):]  # the else clause: run when the body ran to its end, unprotected
+            done = self.tmp("done") if rest else None
+            if done:
+                self.emit(f"bool {done} = false;")
+            self.emit("try {")
+            self.depth += 1
+            self.block(body)
+            if done:
+                self.emit(f"{done} = true;")
+            self.depth -= 1
+            self.emit("} catch (tr::Error &tr_caught) {")
             self.depth += 1
             self.emit(f"if ({' && '.join(f'tr_caught.code != {c}' for c in self.tf.consts[s.test])}) throw;")
             self.block(s.orelse)
             self.depth -= 1
             self.emit("}")
+            if done:
+                self.nested(f"if ({done}) {{", rest)
             return
         if s.test in self.tf.fallbacks:  # the test runs as Python on its own (passes/fallback.py python_test)
             cond = self.tmp("test")

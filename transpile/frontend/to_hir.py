@@ -179,10 +179,10 @@ class _Converter:
         return self.unsupported(s)
 
     def try_stmt(self, s: cst.Try) -> h.If | None:
-        """`try: body except E1: h1 except E2: h2 ...` (handlers naming their classes, no `as`, `else`
-        or `finally`) as `if <body ran to its end>: body elif <E1>: h1 elif ... else: hn`, the form the
-        analyses know; anything else stays unsupported (runs as Python)."""
-        if not s.handlers or s.orelse is not None or s.finalbody is not None:
+        """`try: body except E1: h1 except E2: h2 ... else: rest` (handlers naming their classes, no `as`
+        or `finally`) as `if <body ran to its end>: body; rest elif <E1>: h1 elif ... else: hn`, the
+        form the analyses know; anything else stays unsupported (runs as Python)."""
+        if not s.handlers or s.finalbody is not None:
             return None
         if any(handler.type is None or handler.name is not None for handler in s.handlers):
             return None
@@ -192,8 +192,11 @@ class _Converter:
         for handler, caught in reversed(list(zip(s.handlers[:-1], classes[:-1]))):
             chosen = (h.If(self.loc(handler), h.TryHandler(self.loc(handler), caught), self.body_of(handler.body),
                            chosen),)
-        test = h.TryTest(self.loc(s.handlers[0]), tuple(c for caught in classes for c in caught))
-        return h.If(self.loc(s), test, self.body_of(s.body), chosen)
+        body = self.body_of(s.body)
+        rest = self.body_of(s.orelse.body) if s.orelse is not None else ()
+        test = h.TryTest(self.loc(s.handlers[0]), tuple(c for caught in classes for c in caught),
+                         len(body) if rest else -1)
+        return h.If(self.loc(s), test, body + rest, chosen)
 
     def if_stmt(self, s: cst.If) -> h.If:
         orelse = ()

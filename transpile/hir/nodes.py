@@ -192,6 +192,7 @@ class TryTest(Expr):
     the statement may compile, cxx/lower_stmts.py writes try/catch."""
 
     classes: tuple  # the handlers' exception class expressions
+    protected: int = -1  # how many statements of the If's body the try protects (the rest: its else), -1 all
 
 
 @node

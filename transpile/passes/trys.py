@@ -44,9 +44,15 @@ def s_Try(typer, s: h.If) -> None:
     caught(typer, s.test)
     typer.block(s.body)
     typer.block(s.orelse)
-    _body_runs_no_python(typer, s)
+    body = protected(s)
+    _body_runs_no_python(typer, s, body)
     for handler in _handlers(s.orelse):
-        _handler_sees_whole_states(typer, s, handler)
+        _handler_sees_whole_states(typer, s, body, handler)
+
+
+def protected(s) -> tuple:
+    """The statements the try protects (its else clause follows them in the If's body)."""
+    return s.body if s.test.protected < 0 else s.body[:s.test.protected]
 
 
 def caught(typer, test) -> T.Type:
@@ -72,9 +78,9 @@ def _handlers(block) -> list:
     return [block]
 
 
-def _body_runs_no_python(typer, s) -> None:
+def _body_runs_no_python(typer, s, body) -> None:
     tf = typer.tf
-    for n in walk_body(s.body):
+    for n in walk_body(body):
         if isinstance(n, h.Unsupported) or n in tf.fallbacks or n in getattr(typer, "python_stmts", {}):
             raise UnsupportedSyntaxError("a try body with a statement that runs as Python is not compiled", s.loc)
         if n in tf.parallel:
@@ -105,9 +111,9 @@ def _runs_python(program, tf, seen: set) -> bool:
     return False
 
 
-def _handler_sees_whole_states(typer, s, handler) -> None:
-    last = set(all_writes(s.body[-1:])) - all_writes(s.body[:-1]) if not _nested(s.body[-1]) else set()
-    body_vars = all_writes(s.body) - _temporaries(typer, s) - last
+def _handler_sees_whole_states(typer, s, body, handler) -> None:
+    last = set(all_writes(body[-1:])) - all_writes(body[:-1]) if not _nested(body[-1]) else set()
+    body_vars = all_writes(body) - _temporaries(typer, s, body) - last
     assigned: set = set()
     for stmt in handler:
         seen = _reads(stmt) & (body_vars - assigned)
@@ -167,16 +173,16 @@ def _in_loop(body, target, loop=False) -> bool | None:
     return None
 
 
-def _temporaries(typer, s) -> set:
+def _temporaries(typer, s, body) -> set:
     """Variables only the try body names (in a loop: each first assigned at the body's top level before
     any read): what the body left half done cannot be seen anywhere."""
-    inside = {id(n) for n in walk_body(s.body)}
+    inside = {id(n) for n in walk_body(body)}
     outside = {n.id for n in walk_body(typer.fn.body) if isinstance(n, h.Name) and id(n) not in inside}
     outside |= {p.name for p in typer.fn.params}
     if not _in_loop(typer.fn.body, s):
-        return all_writes(s.body) - outside
+        return all_writes(body) - outside
     first: dict = {}
-    for stmt in s.body:
+    for stmt in body:
         reads = {n.id for n in walk(stmt) if isinstance(n, h.Name)} if not isinstance(stmt, h.Assign) else _reads(stmt)
         for name in reads:
             first.setdefault(name, "read")
