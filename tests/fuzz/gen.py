@@ -249,12 +249,17 @@ class _Gen:
         body = scope.copy()
         body_ends = self.block(body, indent + 1, self.rng.randint(1, 3))
         clauses = [self.rng.choice(self.HANDLED) for _ in range(self.rng.choice((1, 1, 2)))]
-        paths = [] if body_ends else [body]
+        paths = []
         for cls in clauses:
             self.emit(indent, f"except {cls}:")
             handler = scope.copy()
             if not self.block(handler, indent + 1, self.rng.randint(1, 2)):
                 paths.append(handler)
+        if not body_ends and self.rng.random() < 0.3:  # else: runs when the body ran to its end
+            self.emit(indent, "else:")
+            body_ends = self.block(body, indent + 1, self.rng.randint(1, 2))
+        if not body_ends:
+            paths.append(body)
         self._join(scope, paths)
         return not paths
 
