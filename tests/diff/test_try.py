@@ -200,3 +200,17 @@ def with_else(a, i):
 @pytest.mark.parametrize("i", [2, 4, 6])
 def test_else_clauses(check, i):
     check(with_else, np.array([1, 3, 5, 7]), i)
+
+
+@jit
+def maybe_unbound(a, i):
+    try:
+        v = a[i]
+    except IndexError:
+        pass
+    return v
+
+
+@pytest.mark.parametrize("i", [0, 5])
+def test_a_name_the_raise_left_unbound(check, i):
+    check(maybe_unbound, np.arange(3.0), i)  # CPython's UnboundLocalError where a[i] raised
