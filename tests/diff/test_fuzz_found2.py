@@ -135,7 +135,7 @@ def test_array_beside_a_path_typed_number_is_not_an_internal_error(k):
 
 def _abs_beside_a_return_from_python(x, k):
     if k:
-        return np.roll(x, 1)  # runs as Python: every return site boxes its own value
+        return np.roll(x, [1])  # runs as Python (a list shift): every return site boxes its own value
     w = 2
     return abs(w < np.uint64(7)), abs(np.True_), abs(True), w
 
@@ -152,7 +152,7 @@ def test_a_boxed_result_keeps_its_type_not_the_cxx_expressions():
 
 def _boxed_items_in_order(a, k):
     if k > 5:
-        return np.roll(a, 1)  # runs as Python: the other return boxes its items
+        return np.roll(a, [1])  # runs as Python (a list shift): the other return boxes its items
     if k:
         i = 1
     return (i // a), (np.int32(1099511627776) + a)  # i unbound when k == 0: that error comes first
@@ -169,3 +169,20 @@ def test_a_boxed_tuples_items_raise_in_pythons_order():
         warnings.simplefilter("ignore", TranspileFallbackWarning)
         with pytest.raises(UnboundLocalError):
             jit(_boxed_items_in_order)(a, 0)
+
+
+def _compare_of_two_raising_operands(a, x, c):
+    if c:
+        v = np.complex128(-1.5) - a[-1]
+    return (np.uint32(7) / v) == a[x]  # v unbound when not c: that error comes first
+
+
+def test_a_comparisons_operands_raise_in_pythons_order():
+    """Fuzz 11301 #920: `==` of two operands that may raise left their order to C++ (GCC
+    evaluated the right one first: IndexError where CPython raises UnboundLocalError)."""
+    a = np.array([12, 0, -8], dtype=np.int32)
+    with pytest.raises(UnboundLocalError):
+        _compare_of_two_raising_operands(a, 100, False)
+    with pytest.raises(UnboundLocalError):
+        jit(_compare_of_two_raising_operands, fullgraph=True)(a, 100, False)
+    assert jit(_compare_of_two_raising_operands)(a, 1, True) == _compare_of_two_raising_operands(a, 1, True)

@@ -197,6 +197,11 @@ class ExprLowerer:
         codes = [self.expr(o) for o in operands]
         types = [self.type_of(o) for o in operands]
         if len(node.ops) == 1:
+            first = needs_order(self, operands)
+            if first:  # both operands may raise: Python's first exception wins (C++ leaves `==`'s order open)
+                return in_order(self, codes, first,
+                                lambda c: self.compare_one(node.ops[0], ops[0], c[0], types[0], c[1], types[1]),
+                                operands, self.type_of(node))
             return self.compare_one(node.ops[0], ops[0], codes[0], types[0], codes[1], types[1])
         if _zero_to(node, types, codes):  # 0 <= x < n: one unsigned compare, not two branches (histogram)
             return CExpr(f"tr::in_range({codes[1].code}, {codes[2].code})")
