@@ -185,13 +185,17 @@ def _sequential_reason(typer, loop, nested: bool) -> str | None:
                     "runs in order")
         if call and call[0] == "jit":
             callee = typer.program.functions.get(call[1])
-            if callee is not None and _has_fallbacks(typer.program, callee, set()):
+            if callee is not None and runs_python(typer.program, callee, set()):
                 return (f"line {n.loc.line} calls {callee.hir.name}(), which runs code as Python (JIT Fallback): "
                         "the prange loop runs in order")
     return None
 
 
-def _has_fallbacks(program, tf, seen: set) -> bool:
+def runs_python(program, tf, seen: set, unknown: bool = False) -> bool:
+    """Whether function tf, or a compiled function it calls, runs Python (a statement that falls back, a
+    library call into the interpreter); `unknown`: the answer for a callee not typed yet."""
+    if tf is None:
+        return unknown
     if id(tf) in seen:
         return False
     seen.add(id(tf))
@@ -200,10 +204,8 @@ def _has_fallbacks(program, tf, seen: set) -> bool:
     for kind, target, _ in tf.calls.values():
         if kind == "lib" and target.needs_python:
             return True
-        if kind == "jit":
-            callee = program.functions.get(target)
-            if callee is not None and _has_fallbacks(program, callee, seen):
-                return True
+        if kind == "jit" and runs_python(program, program.functions.get(target), seen, unknown):
+            return True
     return False
 
 

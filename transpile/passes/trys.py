@@ -31,6 +31,7 @@ from ..diagnostics import UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from .hir_walk import all_writes, expr_reads, nested_blocks, walk, walk_body
+from .parallel import runs_python
 
 # class -> the error codes of compiled code it catches (abi.h)
 CATCHES = {ZeroDivisionError: ("TR_ERR_ZERODIV",), IndexError: ("TR_ERR_INDEX", "TR_ERR_AXIS"),
@@ -91,24 +92,8 @@ def _body_runs_no_python(typer, s, body) -> None:
         if call[0] == "lib" and call[1].needs_python:
             raise UnsupportedSyntaxError(f"a try body calling {call[1].name}(), which runs Python, is not compiled",
                                          s.loc)
-        if call[0] == "jit" and _runs_python(typer.program, typer.program.functions.get(call[1]), set()):
+        if call[0] == "jit" and runs_python(typer.program, typer.program.functions.get(call[1]), set(), unknown=True):
             raise UnsupportedSyntaxError("a try body calling a function that runs Python is not compiled", s.loc)
-
-
-def _runs_python(program, tf, seen: set) -> bool:
-    if tf is None:
-        return True  # not typed yet: assume it may
-    if id(tf) in seen:
-        return False
-    seen.add(id(tf))
-    if tf.fallbacks:
-        return True
-    for kind, target, _ in tf.calls.values():
-        if kind == "lib" and target.needs_python:
-            return True
-        if kind == "jit" and _runs_python(program, program.functions.get(target), seen):
-            return True
-    return False
 
 
 def _handler_sees_whole_states(typer, s, body, handler) -> None:
