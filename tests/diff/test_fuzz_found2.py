@@ -2,6 +2,7 @@
 as differential tests: CPython's value, type, exception and globals, at O0
 and O1, wherever parts of the function run as Python."""
 import copy
+import math
 import warnings
 
 import numpy as np
@@ -186,3 +187,20 @@ def test_a_comparisons_operands_raise_in_pythons_order():
     with pytest.raises(UnboundLocalError):
         jit(_compare_of_two_raising_operands, fullgraph=True)(a, 100, False)
     assert jit(_compare_of_two_raising_operands)(a, 1, True) == _compare_of_two_raising_operands(a, 1, True)
+
+
+def _nan_sign_of_a_division_by_zero(x):
+    v = np.float64(0.0)
+    return math.copysign(1.0, v % v), math.copysign(x, 1.0 % x), math.copysign(1.0, np.float64(0.0) // x)
+
+
+def test_nans_of_divisions_by_zero_keep_the_cpus_sign():
+    """Fuzz 10901 #416 and 11401 #2068: in the branch that knows the divisor is 0, GCC folded
+    fmod and the division into a positive NaN, where the CPU (and so NumPy and CPython) makes
+    x86's default NaN, whose sign bit is set: math.copysign showed it."""
+    for x in (np.uint16(0), np.float64(0.0), np.int8(0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected = _nan_sign_of_a_division_by_zero(x)
+            got = jit(_nan_sign_of_a_division_by_zero, fullgraph=True)(x)
+        assert [math.copysign(1.0, g) for g in got] == [math.copysign(1.0, e) for e in expected], (x, got, expected)

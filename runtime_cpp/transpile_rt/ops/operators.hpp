@@ -15,6 +15,21 @@ template <class T> TR_HD inline T fmod_(T a, T b) {
     if constexpr (sizeof(T) == 4) return __builtin_fmodf(a, b);
     else return __builtin_fmod(a, b);
 }
+// x unchanged, but unknown to the optimizer from here on.  A division or
+// fmod by zero makes its NaN at run time, where the CPU makes NumPy's and
+// CPython's (x86's default NaN has its sign bit set); folded while compiling
+// (in a branch that knows the divisor is 0) GCC makes a positive one, which
+// math.copysign and the text of a signed NaN would show.
+template <class T> TR_HD __attribute__((always_inline)) inline T opaque(T x) {
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(__CUDA_ARCH__) && !TR_DEVICE_PASS
+#if defined(__x86_64__)
+    __asm__("" : "+x"(x));
+#else
+    __asm__("" : "+w"(x));
+#endif
+#endif
+    return x;
+}
 template <class T> TR_HD inline T floor_(T a) {
     if constexpr (sizeof(T) == 4) return __builtin_floorf(a);
     else return __builtin_floor(a);
@@ -65,7 +80,7 @@ struct floordiv {
                 return a / b;
             }
         } else {
-            if (b == 0) return a / b;
+            if (b == 0) return opaque(a) / opaque(b);
             T mod = fmod_(a, b);
             T div = (a - mod) / b;
             if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
@@ -96,7 +111,7 @@ struct mod {
                 return a % b;
             }
         } else {
-            if (b == 0) return fmod_(a, b);
+            if (b == 0) return fmod_(opaque(a), opaque(b));
             T r = fmod_(a, b);
             if (r != 0) {
                 if ((b < 0) != (r < 0)) r += b;
