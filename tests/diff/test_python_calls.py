@@ -133,3 +133,19 @@ def test_cmath_gives_cpythons_bits(check_bits, z, x):
 
 def test_cmath_errors_are_cpythons(check):
     check(complex_functions, complex(0.0, 0.0), 1.0)  # log(0): ValueError math domain error
+
+
+@jit
+def inverse_plus_one(a):
+    return np.linalg.inv(a) + 1.0
+
+
+def test_strided_results_are_copied_or_refused(monkeypatch):
+    a = spd(3, 4)
+    # a new F-ordered array: copied to C order, the values NumPy's
+    monkeypatch.setattr(np.linalg, "inv", lambda m: np.asfortranarray(m * 2.0))
+    np.testing.assert_array_equal(inverse_plus_one(a), a * 2.0 + 1.0)
+    # a strided view of the argument itself: compiled code cannot hold it as NumPy does
+    monkeypatch.setattr(np.linalg, "inv", lambda m: m.T)
+    with pytest.raises(TypeError, match="strided view of an argument"):
+        inverse_plus_one(a)

@@ -196,15 +196,17 @@ mismatch:
 }
 
 
-/* fn(*ins), the values boxed into `args` (room for nin) and released after
- * the call: a new reference, or NULL with an exception set. */
-static PyObject *call_boxed(PyObject *fn, int32_t nin, tr_value *ins, PyObject **args) {
+/* fn(*ins) -- the last len(kwnames) of them by those keywords (kwnames
+ * NULL: none) -- the values boxed into `args` (room for nin) and released
+ * after the call: a new reference, or NULL with an exception set. */
+static PyObject *call_boxed(PyObject *fn, int32_t nin, tr_value *ins, PyObject **args, PyObject *kwnames) {
     int made = 0;
     for (; made < nin; ++made) {
         args[made] = box_value(&ins[made]);
         if (!args[made]) break;
     }
-    PyObject *res = made == nin ? PyObject_Vectorcall(fn, args, nin, NULL) : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *res = made == nin ? PyObject_Vectorcall(fn, args, nin - nkw, kwnames) : NULL;
     for (int i = 0; i < made; ++i) Py_DECREF(args[i]);
     return res;
 }
@@ -224,7 +226,7 @@ static int host_call_region(void *regions, int32_t region, int32_t nin, tr_value
         PyErr_NoMemory();
         return TR_ERR_PYTHON;
     }
-    PyObject *res = call_boxed(fn, nin, ins, args);
+    PyObject *res = call_boxed(fn, nin, ins, args, NULL);
     if (args != stack) PyMem_Free(args);
     if (!res) return TR_ERR_PYTHON;
     if (nout > 0) {
@@ -328,10 +330,6 @@ static int unbox_exact(PyObject *obj, tr_value *v, PyObject *where, int32_t nin,
     return 0;
 }
 
-/* module.name(*ins[:nin - nkw], **{kwnames[i]: ins[nin - nkw + i]}), the
- * function looked up at each call as Python's own attribute lookup would
- * find it; its result (a tuple of nout values when `tuple`, else one value)
- * unboxed into outs exactly as their kinds say. */
 /* module.name as Python's attribute lookup finds it now: the module from
  * sys.modules (imported if missing), the names interned once per pair (a
  * lookup costs a string hash and two dict probes).  The table is keyed by
@@ -380,6 +378,43 @@ static PyObject *python_function(const char *module, const char *name, PyObject 
     return fn;
 }
 
+/* The tuple of keyword names a call passes, made once per list of names
+ * (keyed by their contents, as python_function's table): borrowed. */
+static PyObject *keyword_names(int32_t nkw, const char *const *kwnames) {
+    enum { SLOTS = 256 };
+    static PyObject *seen[SLOTS];
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t i = 0; i < nkw; ++i, h *= 1099511628211ull)
+        for (const char *c = kwnames[i]; *c; ++c) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    for (size_t probe = 0, slot = h % SLOTS; probe < SLOTS; ++probe, slot = (slot + 1) % SLOTS) {
+        PyObject *t = seen[slot];
+        if (!t) break;
+        int same = PyTuple_GET_SIZE(t) == nkw;
+        for (int32_t i = 0; same && i < nkw; ++i)
+            same = !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, i)), kwnames[i]);
+        if (same) return t;
+    }
+    PyObject *t = PyTuple_New(nkw);
+    for (int32_t i = 0; t && i < nkw; ++i) {
+        PyObject *k = PyUnicode_InternFromString(kwnames[i]);
+        if (!k) Py_CLEAR(t);
+        else PyTuple_SET_ITEM(t, i, k);
+    }
+    if (!t) return NULL;
+    for (size_t probe = 0, slot = h % SLOTS; probe < SLOTS; ++probe, slot = (slot + 1) % SLOTS)
+        if (!seen[slot]) {
+            seen[slot] = t;  /* kept for the process */
+            return t;
+        }
+    PyErr_SetString(PyExc_SystemError, "too many keyword lists in calls from compiled code");
+    Py_DECREF(t);
+    return NULL;
+}
+
+/* module.name(*ins[:nin - nkw], **{kwnames[i]: ins[nin - nkw + i]}), the
+ * function looked up at each call (python_function); its result (a tuple of
+ * nout values when `tuple`, else one value) unboxed into outs exactly as
+ * their kinds say. */
 static int host_python_call(const char *module, const char *name, int32_t nin, tr_value *ins, int32_t nkw,
                             const char *const *kwnames, int32_t tuple, int32_t nout, tr_value *outs,
                             tr_error *err) {
@@ -390,26 +425,13 @@ static int host_python_call(const char *module, const char *name, int32_t nin, t
     PyObject *where;
     PyObject *fn = python_function(module, name, &where);
     if (!fn) return TR_ERR_PYTHON;
-    PyObject *names = NULL;
-    if (nkw) {
-        names = PyTuple_New(nkw);
-        for (int32_t i = 0; names && i < nkw; ++i) {
-            PyObject *k = PyUnicode_InternFromString(kwnames[i]);
-            if (!k) Py_CLEAR(names);
-            else PyTuple_SET_ITEM(names, i, k);
-        }
-        if (!names) {
-            Py_DECREF(fn);
-            return TR_ERR_PYTHON;
-        }
+    PyObject *names = nkw ? keyword_names(nkw, kwnames) : NULL;
+    if (nkw && !names) {
+        Py_DECREF(fn);
+        return TR_ERR_PYTHON;
     }
     PyObject *args[MAX_LEAVES];
-    int32_t made = 0;
-    for (; made < nin; ++made)
-        if (!(args[made] = box_value(&ins[made]))) break;
-    PyObject *res = made == nin ? PyObject_Vectorcall(fn, args, nin - nkw, names) : NULL;
-    for (int32_t i = 0; i < made; ++i) Py_DECREF(args[i]);
-    Py_XDECREF(names);
+    PyObject *res = call_boxed(fn, nin, ins, args, names);
     Py_DECREF(fn);
     if (!res) return TR_ERR_PYTHON;
     int rc = 0;
@@ -638,6 +660,7 @@ TR_RNG_FREE(host_python_call, int,
             (module, name, nin, ins, nkw, kwnames, tuple, nout, outs, err))
 TR_RNG_FREE(host_python_random, int, (int32_t op, int64_t a, int64_t b, double *d, int64_t *i, tr_error *err),
             (op, a, b, d, i, err))
+TR_RNG_FREE(host_python_random_state, int, (tr_pyrandom *out), (out))
 TR_RNG_FREE(host_to_float64, int, (void *object, double *out, const char *where, tr_error *err),
             (object, out, where, err))
 TR_RNG_FREE(host_truthy, int, (void *object, int *out, tr_error *err), (object, out, err))
@@ -663,7 +686,7 @@ static const tr_host HOST = {TR_ABI_VERSION, host_incref, host_decref_rng, host_
                              .random_hold = host_random_hold, .random_release = host_random_release,
                              .python_call = host_python_call_rng, .ufunc_loop = host_ufunc_loop,
                              .python_random = host_python_random_rng,
-                             .python_random_state = host_python_random_state};
+                             .python_random_state = host_python_random_state_rng};
 
 /* init_module(handle, regions): hands a loaded module the host table and
  * its table of region callables (the caller keeps `regions` alive). */
