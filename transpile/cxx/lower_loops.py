@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
+from ..library.builtins_lib import range_parts
 from ..passes.hir_walk import nested_blocks
 from ..passes.records import element_type
 from . import lower_records
@@ -213,9 +214,7 @@ class LoopLowering:
         if isinstance(it, T.List):
             return self.list_iterable(node, it, counter)
         if isinstance(it, T.Range):
-            args = [f"int64_t({self.expr(a).code})" for a in node.args]
-            start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
-                (args[0], args[1], "1") if len(args) == 2 else tuple(args))
+            start, stop, step = range_parts([f"int64_t({self.expr(a).code})" for a in node.args])
             const_step = None
             if len(node.args) == 3:
                 from ..library.base import NOT_CONST
@@ -267,9 +266,7 @@ class LoopLowering:
 
     def _sub_iterable(self, node, it, counter):
         if isinstance(it, T.Range):
-            args = [f"int64_t({self.expr(a).code})" for a in node.args]
-            start, stop, step = ("0", args[0], "1") if len(args) == 1 else (
-                (args[0], args[1], "1") if len(args) == 2 else tuple(args))
+            start, stop, step = range_parts([f"int64_t({self.expr(a).code})" for a in node.args])
             start, stop, step = self.hoist(start), self.hoist(stop), self.hoist(step)
             return f"tr::range_len({start}, {stop}, {step})", f"({start} + {counter} * {step})"
         length, elem = self.iterable(node, it, counter)

@@ -281,11 +281,9 @@ class StatementLowering:
             # the message is evaluated only when the assertion fails, as CPython does; its str() is the text
             self.emit(f"if (!tr::truthy({test})) {{")
             self.depth += 1
-            text = self.tmp("message")
             code = self.expr(s.msg).code
             self.use_str()
-            self.emit(f"tr::Str {text} = {code if self.type_of(s.msg) == T.STR else f'tr::str_of({code})'};")
-            self.emit(f'tr::raise(TR_ERR_ASSERTION, "%.*s", int({text}.len), {text}.data);')
+            self.raise_text("TR_ERR_ASSERTION", code if self.type_of(s.msg) == T.STR else f"tr::str_of({code})")
             self.depth -= 1
             self.emit("}")
             return
@@ -313,13 +311,15 @@ class StatementLowering:
         exc = s.exc
         code = RAISE_CODES[self.tf.consts[s]]
         if isinstance(exc, h.Call) and exc.args and not isinstance(exc.args[0], h.Const):
-            # a message computed when it runs (an f-string, a str): raise()'s buffer holds TR_MSG_SIZE - 1 bytes
-            text = self.tmp("message")
-            self.emit(f"{{ tr::Str {text} = {self.expr(exc.args[0]).code}; "
-                      f'tr::raise({code}, "%.*s", int({text}.len), {text}.data); }}')
+            self.raise_text(code, self.expr(exc.args[0]).code)  # a message computed when it runs
             return
         msg = exc.args[0].value if isinstance(exc, h.Call) and exc.args else ""
         self.emit(f'tr::raise({code}, "%s", {json.dumps(msg)});')
+
+    def raise_text(self, code: str, text: str) -> None:
+        """Raises error `code` with the str `text` computes (raise()'s buffer holds TR_MSG_SIZE - 1 bytes)."""
+        name = self.tmp("message")
+        self.emit(f'{{ tr::Str {name} = {text}; tr::raise({code}, "%.*s", int({name}.len), {name}.data); }}')
 
     def condition(self, node) -> str:
         code = self.expr(node).code

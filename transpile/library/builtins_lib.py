@@ -51,6 +51,13 @@ def _iter_only(ls):
     raise TypeError("range/enumerate/zip values can only be iterated by a for loop")
 
 
+def range_parts(args: list) -> tuple:
+    """(start, stop, step) of range(*args), given the arguments' C++ (cxx/lower_loops.py too)."""
+    if len(args) == 1:
+        return "0", args[0], "1"
+    return (args[0], args[1], "1") if len(args) == 2 else tuple(args)
+
+
 def _reversed(site):
     site.check_arity(1, 1)
     node = site.arg_nodes[0]
@@ -60,8 +67,7 @@ def _reversed(site):
 
 
 def _reversed_lower(ls):
-    args = [f"int64_t({ls.lower.expr(a).code})" for a in ls.site_info]
-    start, stop, step = (["0"] + args + ["1"]) if len(args) == 1 else (args + ["1"] if len(args) == 2 else args)
+    start, stop, step = range_parts([f"int64_t({ls.lower.expr(a).code})" for a in ls.site_info])
     return CExpr(f"tr::ReversedRange(tr::RangeArgs{{{start}, {stop}, {step}}})")
 
 
