@@ -309,7 +309,8 @@ struct RangeArgs {
 // the range, so it fits).
 struct ReversedRange {
     int64_t start, step, left, value = 0;
-    explicit ReversedRange(const RangeArgs &r) : start(r.start), step(r.step), left(range_len(r.start, r.stop, r.step)) {}
+    explicit ReversedRange(const RangeArgs &r)
+        : start(r.start), step(r.step), left(range_len(r.start, r.stop, r.step)) {}
     bool begin() { return next(); }
     bool next() {
         if (left == 0) return false;

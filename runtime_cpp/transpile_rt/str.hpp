@@ -305,8 +305,25 @@ inline Str repr_of(const Str &s) {
 }
 template <class T> inline Str repr_of(const T &v) { return str_of(v); }
 
-// format(v, spec) for the specs whose meaning C's printf shares; the
-// compiler turned the Python spec into `cfmt` (e.g. "%08.3f").
+// str(v) right-aligned in `width` (zero: zeros after the sign, a space
+// counting as one), or left-aligned (spaces after it).
+inline Str pad(const Str &s, int64_t width, bool zero, bool left = false) {
+    int64_t n = str_len(s);
+    if (n >= width) return s;
+    char *p;
+    Str out = Str::make(s.len + (width - n), &p);
+    int64_t fill = width - n, k = 0, i = 0;
+    if (left) {
+        memcpy(p, s.data, size_t(s.len));
+        memset(p + s.len, ' ', size_t(fill));
+        return out;
+    }
+    if (zero && s.len && (s.data[0] == '-' || s.data[0] == '+' || s.data[0] == ' ')) p[k++] = s.data[i++];
+    for (int64_t j = 0; j < fill; ++j) p[k++] = zero ? '0' : ' ';
+    memcpy(p + k, s.data + i, size_t(s.len - i));
+    return out;
+}
+
 // An infinity or NaN under a printf format of ours, as CPython's format()
 // writes it: "nan" whatever its sign bit (printf: "-nan"), and a 0 flag
 // padding with zeros after the sign (printf pads them with spaces).
@@ -321,25 +338,15 @@ inline Str format_nonfinite(const char *cfmt, double v) {
         for (++p; *p >= '0' && *p <= '9'; ++p) {
         }
     const bool upper = *p == 'F' || *p == 'E' || *p == 'G';
-    const char *body = __builtin_isnan(v) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
     const char *sign = !__builtin_isnan(v) && v < 0 ? "-" : plus ? "+" : space ? " " : "";
-    const int64_t used = int64_t(strlen(sign)) + 3, pad = width > used ? width - used : 0;
-    char *out;
-    Str s = Str::make(used + pad, &out);
-    if (left) {
-        out += sprintf(out, "%s%s", sign, body);
-        memset(out, ' ', size_t(pad));
-    } else if (zero) {
-        out += sprintf(out, "%s", sign);
-        memset(out, '0', size_t(pad));
-        sprintf(out + pad, "%s", body);
-    } else {
-        memset(out, ' ', size_t(pad));
-        sprintf(out + pad, "%s%s", sign, body);
-    }
-    return s;
+    char text[8];
+    const int n = snprintf(text, sizeof text, "%s%s", sign,
+                           __builtin_isnan(v) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf"));
+    return pad(Str::copy(text, n), width, zero && !left, left);
 }
 
+// format(v, spec) for the specs whose meaning C's printf shares; the
+// compiler turned the Python spec into `cfmt` (e.g. "%08.3f").
 template <class T> inline Str format_printf(const char *cfmt, T v) {
     char buf[128];
     int n;
@@ -367,21 +374,10 @@ template <class T> inline Str format_printf(const char *cfmt, T v) {
 // integer already, and printf's %.0f writes its exact value, as str(int(x))
 // does; NaN and infinities raise int()'s errors.
 inline Str format_int_of_float(const char *int_fmt, const char *float_fmt, double x) {
-    if (__builtin_fabs(x) < 9223372036854775808.0 || !__builtin_isfinite(x)) return format_printf(int_fmt, float_to_int64(x));
+    if (__builtin_fabs(x) < 9223372036854775808.0 || !__builtin_isfinite(x))
+        return format_printf(int_fmt, float_to_int64(x));
     return format_printf(float_fmt, x);
 }
 
-// str(v) right-aligned in `width` (zero: zeros after the sign).
-inline Str pad(const Str &s, int64_t width, bool zero) {
-    int64_t n = str_len(s);
-    if (n >= width) return s;
-    char *p;
-    Str out = Str::make(s.len + (width - n), &p);
-    int64_t fill = width - n, k = 0, i = 0;
-    if (zero && s.len && (s.data[0] == '-' || s.data[0] == '+')) p[k++] = s.data[i++];
-    for (int64_t j = 0; j < fill; ++j) p[k++] = zero ? '0' : ' ';
-    memcpy(p + k, s.data + i, size_t(s.len - i));
-    return out;
-}
 
 }  // namespace tr

@@ -226,7 +226,7 @@ def _native_args(name, site) -> bool:
     return all(isinstance(t, T.Scalar) and (t.kind == "b" or t.kind == "i") for t in site.args)
 
 
-def _python_draw(fn, spec):
+def _python_draw(spec):
     name, low, high, result = spec
     in_python = entry_for_function("random", name)
 
@@ -248,4 +248,4 @@ def _python_draw(fn, spec):
 
 
 for _fn, _spec in _PY_DRAWS.items():
-    register(_fn, _python_draw(_fn, _spec))
+    register(_fn, _python_draw(_spec))

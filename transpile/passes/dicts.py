@@ -188,7 +188,8 @@ def _percent(typer, node, a, b):
     fields = percent_fields(node.left.value)
     if fields is None:
         raise typer.error(node, "this %-format is not supported in compiled code",
-                          "compiled %-formats use %d %i %u %f %e %s %r %% with a 0 flag, width and precision")
+                          "compiled %-formats use %d %i %u %f %e %g %s %r %% with the - + space 0 flags, width and "
+                          "precision")
     conversions = [f for f in fields if isinstance(f, PercentField)]
     values = b.items if isinstance(b, T.Tuple) else (b,)
     if len(values) != len(conversions):
