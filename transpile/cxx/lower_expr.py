@@ -402,6 +402,7 @@ class ExprLowerer:
         kw = {k.name: k.value for k in getattr(node, "keywords", ())}
         args = []
         new = None
+        holders = {}  # starred node -> (temporary, C++ of its tuple) where the tuple is not a variable
         for (kind, where), t in zip(sources, arg_types):
             if kind == "new":  # the instance being constructed: __init__ runs on it
                 new = where
@@ -410,6 +411,10 @@ class ExprLowerer:
                 args.append(self.convert(self.expr(where), self.type_of(where), t))
             elif kind == "pos":
                 args.append(self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t))
+            elif kind == "star":  # item k of the tuple `*value` unpacks
+                starred, k = node.args[where[0]], where[1]
+                item = CExpr(f"std::get<{k}>({self.star_holder(starred, holders)})")
+                args.append(self.convert(item, self.type_of(starred).items[k], t))
             elif kind == "kw":
                 args.append(self.convert(self.expr(kw[where]), self.type_of(kw[where]), t))
             elif kind == "outer":  # a free variable of a nested function: its current value
@@ -424,18 +429,33 @@ class ExprLowerer:
 
             return CExpr(construct_code(self, new, callee.cxx_name, args))
         positional = getattr(node, "args", ())
-        source_order = {("pos", i): i for i in range(len(positional))}
-        source_order.update({("kw", name): len(positional) + i for i, name in enumerate(kw)})
+        # Python's order: positional arguments (a starred tuple where it stands), then keywords
+        source_order = {("pos", i): (i, 0) for i in range(len(positional))}
+        source_order.update({src: (src[1][0], src[1][1] + 1) for src in sources if src[0] == "star"})
+        source_order.update({("kw", name): (len(positional) + i, 0) for i, name in enumerate(kw)})
         pending = [(source_order[src], n) for n, (src, code) in enumerate(zip(sources, args))
-                   if src in source_order and not _simple_code(code)]
-        if len(pending) > 1:
+                   if src in source_order and (holders or not _simple_code(code))]
+        pending += [((positional.index(starred), 0), holder) for starred, holder in holders.items()]
+        if len(pending) > 1 or holders:
             body = []
-            for _, n in sorted(pending):
+            for _, n in sorted(pending, key=lambda p: p[0]):
+                if isinstance(n, tuple):  # a starred tuple, evaluated once before its items are read
+                    body.append(f"auto {n[0]} = {n[1]};")
+                    continue
                 name = self.tmp("a")
                 body.append(f"auto {name} = {args[n]};")
                 args[n] = name
             return CExpr(f"([&]() {{ {' '.join(body)} return {function}({', '.join(args)}); }}())")
         return CExpr(f"{function}({', '.join(args)})")
+
+    def star_holder(self, starred, holders: dict) -> str:
+        """C++ naming the tuple a `*value` argument unpacks: the variable, or a
+        temporary the call evaluates once, in order (holders)."""
+        if isinstance(starred.value, h.Name):
+            return self.expr(starred.value).code
+        if starred not in holders:
+            holders[starred] = (self.tmp("s"), self.expr(starred.value).code)
+        return holders[starred][0]
 
     # ---- conversions --------------------------------------------------------
 

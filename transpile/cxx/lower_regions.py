@@ -52,7 +52,7 @@ class RegionLowering:
             weak = ", true" if isinstance(t, T.Scalar) and t.weak else ""
             if n in self.tf.path_types.tagged:  # a Python float or an np.float64 by path: its flag says which
                 weak = f", {self.weak_flag_of(n)}"
-            if isinstance(t, (T.Dict, T.Set)):  # fallback code reads a copy (a new Python dict/set)
+            if isinstance(t, (T.Dict, T.Set, T.Tuple)):  # fallback code reads a copy (a new Python dict/set/tuple)
                 boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
                 continue
             boxes.append(f"tr::box({self.var(n)}{weak})")

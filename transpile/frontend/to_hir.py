@@ -380,10 +380,13 @@ class _Converter:
     def e_Call(self, e):
         args, kws = [], []
         for arg in e.args:
-            if arg.star:
-                self.unsupported(arg, "star arguments (*args/**kwargs) in calls")
+            if arg.star == "**":
+                self.unsupported(arg, "**kwargs arguments in calls")
                 continue
             value = self.expr(arg.value)
+            if arg.star == "*":
+                args.append(h.Starred(self.loc(arg), value))
+                continue
             if arg.keyword is not None:
                 kws.append(h.Keyword(self.loc(arg), arg.keyword.value, value))
             else:

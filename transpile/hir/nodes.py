@@ -104,6 +104,12 @@ class TupleExpr(Expr):
 
 
 @node
+class Starred(Expr):
+    """`*value` among a call's positional arguments: a tuple's items passed one by one."""
+    value: Expr
+
+
+@node
 class GenExp(Expr):
     """(elt for target in iter if cond...): consumed by sum/min/max/any/all.
     Its target names are renamed apart (comprehension scope)."""

@@ -453,6 +453,7 @@ EXPR_RULES = {
     h.IfExp: FunctionTyper.e_IfExp, h.TupleExpr: FunctionTyper.e_TupleExpr,
     h.Attribute: FunctionTyper.e_Attribute, h.Subscript: FunctionTyper.e_Subscript,
     h.Slice: FunctionTyper.e_Slice, h.Call: FunctionTyper.e_Call, h.GenExp: FunctionTyper.e_GenExp,
+    h.Starred: FunctionTyper.e_Starred,
 }
 EXPR_RULES.update({h.ListExpr: lists.e_ListExpr, h.ListComp: lists.e_ListComp})
 EXPR_RULES.update({h.DictExpr: dicts.e_DictExpr, h.SetExpr: dicts.e_SetExpr, h.DictComp: dicts.e_DictComp,

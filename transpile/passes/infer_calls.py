@@ -23,6 +23,8 @@ class CallTyping:
 
     def e_Call(self, node: h.Call):
         func = node.func
+        if any(isinstance(a, h.Starred) for a in node.args):
+            return self.star_call(node)
         handled = lambdas.call(self, node)  # lambdas, key= functions
         if handled is not lambdas.PASS:
             return handled
@@ -101,9 +103,57 @@ class CallTyping:
         return self.call_entry(node, target, args, kwargs, list(node.args),
                                {k.name: k.value for k in node.keywords})
 
+    def star_call(self, node: h.Call):
+        """A call with `*t` among its arguments, t a tuple (`f(t, y, *params)`):
+        compiled when it reaches a @jit or plain Python function, whose
+        parameters then take the tuple's items one by one."""
+        func = node.func
+        if isinstance(func, h.Name) and func.id in self.local_defs:
+            typed = self.call_arguments(node)
+            return None if typed is None else self.call_closure(node, self.local_defs[func.id][1], *typed)
+        callee_t = self.expr(func)
+        if callee_t is None:
+            return None
+        target = callee_t.fn if isinstance(callee_t, T.Function) else \
+            callee_t.value if isinstance(callee_t, T.CompileTimeValue) else None
+        pyfunc = jit_target(target) if target is not None else None
+        if pyfunc is None and target is not None and is_user_function(target):
+            pyfunc = target
+        if pyfunc is None or target in self.program.synthetic:
+            raise UnsupportedSyntaxError("`*` unpacking into a call's arguments compiles only in calls of @jit "
+                                         "and plain Python functions", node.loc,
+                                         "pass the tuple's items one by one, e.g. f(t[0], t[1])")
+        typed = self.call_arguments(node)
+        return None if typed is None else self.call_jit(node, target, pyfunc, *typed)
+
+    def e_Starred(self, node: h.Starred):
+        raise UnsupportedSyntaxError("`*` unpacking is compiled only among the arguments of a call", node.loc)
+
+    def positional_sources(self, node: h.Call) -> list:
+        """Where each positional argument of a call comes from, after `*t`
+        unpacking: ("pos", i) for node.args[i], ("star", (i, k)) for item k of
+        the tuple node.args[i] unpacks."""
+        out = []
+        for i, a in enumerate(node.args):
+            if isinstance(a, h.Starred):
+                out += [("star", (i, k)) for k in range(len(self.tf.types[a].items))]
+            else:
+                out.append(("pos", i))
+        return out
+
     def call_arguments(self, node: h.Call):
-        """Types of a call's positional and keyword arguments, or None while one is unknown."""
-        args = [self.number(a, self.expr(a)) for a in node.args]
+        """Types of a call's positional and keyword arguments, or None while one
+        is unknown; a tuple unpacked with `*` gives its items' types."""
+        args = []
+        for a in node.args:
+            if not isinstance(a, h.Starred):
+                args.append(self.number(a, self.expr(a)))
+                continue
+            t = self.expr(a.value)
+            if t is not None and not isinstance(t, T.Tuple):
+                raise self.error(a, f"only a tuple can be unpacked with `*` into a call's arguments in compiled "
+                                    f"code, not {t}", "convert it with tuple(...), or pass its items one by one")
+            args.extend(self.record(a, t).items if t is not None else [None])
         kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
         if any(t is None for t in args) or any(t is None for t in kwargs.values()):
             return None
@@ -139,8 +189,10 @@ class CallTyping:
         operand: the hir node of args[1] for an operator method."""
         import inspect
 
-        if isinstance(node, h.Call) and receiver is None and len(args) == len(node.args):
-            args = [function_values.as_value(self, a, t) for a, t in zip(node.args, args)]
+        positions = self.positional_sources(node) if isinstance(node, h.Call) and receiver is None else []
+        if positions and len(args) == len(positions):
+            args = [function_values.as_value(self, node.args[where], t) if kind == "pos" else t
+                    for (kind, where), t in zip(positions, args)]
             kw_nodes = {k.name: k.value for k in node.keywords}
             kwargs = {k: function_values.as_value(self, kw_nodes[k], t) if k in kw_nodes else t
                       for k, t in kwargs.items()}
@@ -161,7 +213,7 @@ class CallTyping:
                     sources.append(("kw", marker[1]))
                 else:
                     arg_types.append(args[marker])
-                    sources.append(("pos", marker))
+                    sources.append(positions[marker] if positions else ("pos", marker))
             else:
                 default = param.default
                 arg_types.append(self.type_of_value(node, default))

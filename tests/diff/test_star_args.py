@@ -1,0 +1,125 @@
+"""`*t` in a call's arguments (issue 13): a tuple held in a variable unpacked
+into the parameters of a @jit or plain Python function, as SciPy-style
+solvers pass their `args=` on to the right-hand side.  Differential tests
+against CPython; unpacking anything else (an array, into a library call)
+runs as Python, or is a precise error under fullgraph."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from transpile import TranspileError
+from transpile import jit as plain_jit
+
+from ._support import jit
+
+
+def decay(t, y, k, c):  # a plain helper: compiled with its caller
+    return -k * y + c
+
+
+@plain_jit
+def forced(t, y, omega, scale=1.0):  # a @jit function with a default
+    return scale * math.cos(omega * t) - y
+
+
+def count(*_):  # what CPython passes when the tuple has the wrong length
+    return 0
+
+
+@jit
+def euler(f, y0, n, dt, params):
+    y = y0
+    for i in range(n):
+        y = y + dt * f(i * dt, y, *params)
+    return y
+
+
+@jit
+def star_first(f, params, t, y):
+    return f(*params, t, y) if False else f(t, y, *params)
+
+
+@jit
+def two_stars(f, head, tail):
+    return f(*head, *tail)
+
+
+@jit
+def star_then_keyword(f, t, y, params):
+    return f(t, y, *params, scale=2.0)
+
+
+@jit
+def star_in_the_middle(f, y, params):
+    return f(0.25, *params[:0], y, *params)
+
+
+def check(fn, *args):
+    expected = fn.py_func(*args)
+    got = fn(*args)
+    assert type(got) is type(expected), (got, expected)
+    assert got == expected, (got, expected)
+
+
+def test_a_tuple_unpacked_into_the_right_hand_side():
+    check(euler, decay, 1.0, 100, 0.01, (0.5, 0.1))
+    check(euler, decay, 1.0, 100, 0.01, (2, 1))  # ints: the helper is specialized on them
+    check(euler, forced, 0.0, 100, 0.01, (3.0,))  # the @jit function's default fills `scale`
+    check(euler, forced, 0.0, 100, 0.01, (3.0, 0.5))
+
+
+def test_stars_anywhere_among_the_arguments():
+    check(star_first, decay, (0.5, 0.1), 0.0, 2.0)
+    check(two_stars, decay, (0.0, 2.0), (0.5, 0.1))
+    check(two_stars, decay, (), (0.0, 2.0, 0.5, 0.1))
+    check(star_then_keyword, forced, 0.5, 1.0, (3.0,))
+    check(star_in_the_middle, forced, 1.0, (3.0,))
+
+
+def test_a_tuple_of_the_wrong_length_raises_cpythons_type_error():
+    f = plain_jit(euler.py_func)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(TypeError) as compiled:
+            f(decay, 1.0, 3, 0.1, (0.5,))
+    with pytest.raises(TypeError) as python:
+        euler.py_func(decay, 1.0, 3, 0.1, (0.5,))
+    assert str(compiled.value) == str(python.value)
+
+
+def test_what_does_not_unpack_runs_as_python_or_is_named_under_fullgraph():
+    def into_library(t):
+        return math.atan2(*t)
+
+    def an_array(f, a):
+        return f(0.0, 1.0, *a)
+
+    assert plain_jit(into_library)((1.0, 2.0)) == into_library((1.0, 2.0))
+    a = np.array([0.5, 0.1])
+    assert plain_jit(an_array)(decay, a) == an_array(decay, a)
+    with pytest.raises(TranspileError, match=r"compiles only in calls of @jit and plain Python functions"):
+        jit(into_library)((1.0, 2.0))
+    with pytest.raises(TranspileError, match=r"only a tuple can be unpacked"):
+        jit(an_array)(decay, a)
+
+
+def test_a_statement_run_as_python_reads_a_tuple_variable():
+    # the region is handed the tuple as a Python tuple: the rest of the function stays compiled
+    def unpack_into_library(t, n):
+        r = math.atan2(*t)
+        s = 0.0
+        for i in range(n):
+            s += t[0] * i
+        return s, r
+
+    f = plain_jit(unpack_into_library)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = f((1.0, 2.0), 10)
+    assert got == unpack_into_library((1.0, 2.0), 10)
+    (sig,) = f.signatures
+    assert [r["source"].strip() for r in f.fallbacks(sig)] == ["r = math.atan2(*t)"]
