@@ -58,6 +58,15 @@ def star_in_the_middle(f, y, params):
     return f(0.25, *params[:0], y, *params)
 
 
+def pick(a, i):  # a tuple made by a compiled call, which may raise
+    return a[i], a[0]
+
+
+@jit
+def star_of_a_call(f, d, a, i):
+    return f(1.0 / d, *pick(a, i), 2.0)
+
+
 def check(fn, *args):
     expected = fn.py_func(*args)
     got = fn(*args)
@@ -78,6 +87,16 @@ def test_stars_anywhere_among_the_arguments():
     check(two_stars, decay, (), (0.0, 2.0, 0.5, 0.1))
     check(star_then_keyword, forced, 0.5, 1.0, (3.0,))
     check(star_in_the_middle, forced, 1.0, (3.0,))
+
+
+def test_the_unpacked_tuple_is_evaluated_once_in_pythons_order():
+    a = np.array([0.5, 0.25])
+    check(star_of_a_call, decay, 2.0, a, 1)
+    for d, i, error in ((0.0, 1, ZeroDivisionError), (2.0, 7, IndexError), (0.0, 7, ZeroDivisionError)):
+        with pytest.raises(error):
+            star_of_a_call.py_func(decay, d, a, i)
+        with pytest.raises(error):
+            star_of_a_call(decay, d, a, i)
 
 
 def test_a_tuple_of_the_wrong_length_raises_cpythons_type_error():

@@ -19,7 +19,7 @@ from ..library.numpy_ufuncs import functor_of, numpy_loop_functor
 from ..passes.live_globals import LiveRead
 from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS, mixed_sign_comparison
 from .model import CExpr
-from .order import in_order, needs_order
+from .order import call_in_order, in_order, needs_order, simple_code
 from .stores import checked, needs_check
 from .types import SCALAR_CTYPES, ctype, literal
 
@@ -269,7 +269,7 @@ class ExprLowerer:
         if isinstance(t, T.CompileTimeValue):  # classes for isinstance(), read while compiling
             return CExpr("tr::none_t{}")
         items = [self.convert(self.expr(e), self.type_of(e), it) for e, it in zip(node.elts, t.items)]
-        if sum(not _simple_code(i) for i in items) > 1:
+        if sum(not simple_code(i) for i in items) > 1:
             # Braces make C++ evaluate the items left to right, as Python does.
             return CExpr(f"{ctype(t)}{{{', '.join(items)}}}")
         return CExpr(f"{ctype(t)}({', '.join(items)})")
@@ -428,25 +428,7 @@ class ExprLowerer:
             from .lower_classes import construct_code
 
             return CExpr(construct_code(self, new, callee.cxx_name, args))
-        positional = getattr(node, "args", ())
-        # Python's order: positional arguments (a starred tuple where it stands), then keywords
-        source_order = {("pos", i): (i, 0) for i in range(len(positional))}
-        source_order.update({src: (src[1][0], src[1][1] + 1) for src in sources if src[0] == "star"})
-        source_order.update({("kw", name): (len(positional) + i, 0) for i, name in enumerate(kw)})
-        pending = [(source_order[src], n) for n, (src, code) in enumerate(zip(sources, args))
-                   if src in source_order and (holders or not _simple_code(code))]
-        pending += [((positional.index(starred), 0), holder) for starred, holder in holders.items()]
-        if len(pending) > 1 or holders:
-            body = []
-            for _, n in sorted(pending, key=lambda p: p[0]):
-                if isinstance(n, tuple):  # a starred tuple, evaluated once before its items are read
-                    body.append(f"auto {n[0]} = {n[1]};")
-                    continue
-                name = self.tmp("a")
-                body.append(f"auto {name} = {args[n]};")
-                args[n] = name
-            return CExpr(f"([&]() {{ {' '.join(body)} return {function}({', '.join(args)}); }}())")
-        return CExpr(f"{function}({', '.join(args)})")
+        return call_in_order(self, function, args, sources, getattr(node, "args", ()), kw, holders)
 
     def star_holder(self, starred, holders: dict) -> str:
         """C++ naming the tuple a `*value` argument unpacks: the variable, or a
@@ -500,11 +482,6 @@ def _array_power(base, exponent, compute: str) -> str:
 
 def _num(text: str):
     return float(text) if "." in text else int(text)
-
-
-def _simple_code(code: str) -> bool:
-    """A C++ expression with no side effects whose order could matter: a name or a number."""
-    return code.isidentifier() or code.lstrip("-").replace(".", "", 1).isdigit() or code in ("true", "false")
 
 
 def _is_literal(code: str) -> bool:

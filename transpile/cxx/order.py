@@ -128,3 +128,32 @@ def in_order(lower, codes: list[CExpr], positions: list[int], build, nodes=(), r
     evaluated = materialized and isinstance(result, T.Array)
     value = f"tr::eval({out.code})" if evaluated else out.code
     return CExpr("([&]() { " + " ".join(decls + inner) + f" return {value}; }}())", out.lazy and not evaluated)
+
+
+def simple_code(code: str) -> bool:
+    """A C++ expression with no side effects whose order could matter: a name or a number."""
+    return code.isidentifier() or code.lstrip("-").replace(".", "", 1).isdigit() or code in ("true", "false")
+
+
+def call_in_order(lw, function: str, args: list, sources: list, positional, keywords, holders: dict) -> CExpr:
+    """The call `function(args)` of a compiled function, its arguments
+    evaluated in Python's order: positional ones (a `*tuple` where it stands,
+    the tuple once, before its items: holders), then keywords.  sources says
+    where each argument comes from (passes/infer_calls.py call_jit)."""
+    order = {("pos", i): (i, 0) for i in range(len(positional))}
+    order.update({src: (src[1][0], src[1][1] + 1) for src in sources if src[0] == "star"})
+    order.update({("kw", name): (len(positional) + i, 0) for i, name in enumerate(keywords)})
+    pending = [(order[src], n) for n, (src, code) in enumerate(zip(sources, args))
+               if src in order and (holders or not simple_code(code))]
+    pending += [((positional.index(starred), 0), holder) for starred, holder in holders.items()]
+    if len(pending) < 2 and not holders:
+        return CExpr(f"{function}({', '.join(args)})")
+    body = []
+    for _, n in sorted(pending, key=lambda p: p[0]):
+        if isinstance(n, tuple):  # a starred tuple, evaluated once before its items are read
+            body.append(f"auto {n[0]} = {n[1]};")
+            continue
+        name = lw.tmp("a")
+        body.append(f"auto {name} = {args[n]};")
+        args[n] = name
+    return CExpr(f"([&]() {{ {' '.join(body)} return {function}({', '.join(args)}); }}())")
