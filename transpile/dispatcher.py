@@ -73,7 +73,9 @@ class JitFunction:
         if construct is not None:  # the constructor's arguments are __init__'s after self
             self._signature = self._signature.replace(parameters=list(self._signature.parameters.values())[1:])
         params = list(self._signature.parameters.values())
-        self._variadic = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+        # *args is bound into a tuple and compiled; **kwargs runs the function in CPython
+        self._variadic = any(p.kind == p.VAR_KEYWORD for p in params)
+        self._star_args = any(p.kind == p.VAR_POSITIONAL for p in params)
         self._keyword_only = any(p.kind == p.KEYWORD_ONLY for p in params)
         fixed = [p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         defaults = []  # the C dispatcher fills the trailing parameters (keyword-only ones last) from these
@@ -183,7 +185,7 @@ class JitFunction:
     def _slow_call(self, args: tuple, kwargs):
         call = (args, kwargs or {})  # as the caller wrote it: what a whole-function fallback runs
         params = list(self._signature.parameters)
-        if kwargs or len(args) != len(params) or self._keyword_only or self._variadic:
+        if kwargs or len(args) != len(params) or self._keyword_only or self._variadic or self._star_args:
             try:
                 bound = self._signature.bind(*args, **(kwargs or {}))
             except TypeError:
@@ -271,7 +273,7 @@ class JitFunction:
 
             try:
                 function_hir(self.py_func)
-                self._python_mode["*"] = FunctionNotCompilable("*args/**kwargs parameters are not compiled")
+                self._python_mode["*"] = FunctionNotCompilable("**kwargs parameters are not compiled")
             except FunctionNotCompilable as exc:
                 self._python_mode["*"] = exc
         if self.options.fullgraph:

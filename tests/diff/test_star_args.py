@@ -1,8 +1,10 @@
-"""`*t` in a call's arguments (issue 13): a tuple held in a variable unpacked
-into the parameters of a @jit or plain Python function, as SciPy-style
-solvers pass their `args=` on to the right-hand side.  Differential tests
-against CPython; unpacking anything else (an array, into a library call)
-runs as Python, or is a precise error under fullgraph."""
+"""`*t` in a call's arguments and `*args` parameters (issue 13): a tuple
+unpacked into the parameters of a @jit or plain Python function, as
+SciPy-style solvers pass their `args=` on to the right-hand side, and a
+function taking its extra positional arguments as a tuple (from Python, or
+from compiled code).  Differential tests against CPython; unpacking anything
+else (an array, into a library call) and **kwargs run as Python, or are a
+precise error under fullgraph."""
 from __future__ import annotations
 
 import math
@@ -142,3 +144,63 @@ def test_a_statement_run_as_python_reads_a_tuple_variable():
     assert got == unpack_into_library((1.0, 2.0), 10)
     (sig,) = f.signatures
     assert [r["source"].strip() for r in f.fallbacks(sig)] == ["r = math.atan2(*t)"]
+
+
+@jit
+def total(x, *terms):  # *args: a tuple of the extra positional arguments
+    s = x
+    for v in terms:
+        s += v
+    return s, len(terms)
+
+
+@jit
+def first_two(*a):  # a tuple of mixed types: constant indices
+    return a[0] * a[1], len(a)
+
+
+@jit
+def arity(x, *rest):
+    return x * 2 + len(rest)
+
+
+def rhs_with_args(t, y, *p):  # a plain helper with *args, called through a function value
+    return -p[0] * y + p[1] * t
+
+
+@jit
+def calls_variadic(a, t):
+    return total(a, 2.0, 3.0), arity(1, *t), arity(a), arity(a, a, 1 / a), euler(rhs_with_args, a, 10, 0.1, t)
+
+
+def test_star_args_parameters_called_from_python():
+    check(total, 1.0, 2.0, 3.0)
+    check(total, 1, 2, 3)
+    check(first_two, 3, 2.5)
+    check(first_two, 3, 2.5, "unused")  # an item the function does not read may be any passable value
+    check(arity, 1.5)  # no extra arguments: an empty tuple
+    check(arity, 2, 3, 4)
+    assert arity(x=2.0) == arity.py_func(x=2.0)
+
+
+def test_star_args_parameters_called_from_compiled_code():
+    check(calls_variadic, 2.0, (1.0, 2.0))
+    with pytest.raises(ZeroDivisionError):  # the extra arguments are evaluated in order, like the others
+        calls_variadic(0.0, (1.0, 2.0))
+
+
+def test_kwargs_and_unsupported_star_args_bodies_run_as_python():
+    def named(x, **options):
+        return x + len(options)
+
+    def loop_over_nothing(x, *rest):
+        for v in rest:  # an empty tuple has no item type to compile the loop with
+            x += v
+        return x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert plain_jit(named)(1.0, a=1, b=2) == 3.0
+        assert plain_jit(loop_over_nothing)(1.0) == 1.0
+    with pytest.raises(TranspileError, match=r"\*\*kwargs parameter is not supported"):
+        jit(named)(1.0, a=1)

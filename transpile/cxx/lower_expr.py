@@ -407,20 +407,7 @@ class ExprLowerer:
             if kind == "new":  # the instance being constructed: __init__ runs on it
                 new = where
                 continue
-            if kind == "expr":  # a method's receiver or an operator's operand
-                args.append(self.convert(self.expr(where), self.type_of(where), t))
-            elif kind == "pos":
-                args.append(self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t))
-            elif kind == "star":  # item k of the tuple `*value` unpacks
-                starred, k = node.args[where[0]], where[1]
-                item = CExpr(f"std::get<{k}>({self.star_holder(starred, holders)})")
-                args.append(self.convert(item, self.type_of(starred).items[k], t))
-            elif kind == "kw":
-                args.append(self.convert(self.expr(kw[where]), self.type_of(kw[where]), t))
-            elif kind == "outer":  # a free variable of a nested function: its current value
-                args.append(self.convert(CExpr(self.var(where)), self.tf.var_types[where], t))
-            else:
-                args.append(self.constant(where, t).code)
+            args.append(self.argument_code(node, kind, where, t, kw, holders))
         # Python evaluates arguments left to right (keywords in source order);
         # C++ leaves the order unspecified, so several non-trivial arguments are
         # evaluated into temporaries first, in Python's order.
@@ -429,6 +416,26 @@ class ExprLowerer:
 
             return CExpr(construct_code(self, new, callee.cxx_name, args))
         return call_in_order(self, function, args, sources, getattr(node, "args", ()), kw, holders)
+
+    def argument_code(self, node, kind: str, where, t, kw: dict, holders: dict) -> str:
+        """C++ of the argument a compiled call passes for one parameter of type
+        t, from where the typer found it (passes/infer_calls.py call_jit)."""
+        if kind == "expr":  # a method's receiver or an operator's operand
+            return self.convert(self.expr(where), self.type_of(where), t)
+        if kind == "pos":
+            return self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t)
+        if kind == "star":  # item k of the tuple `*value` unpacks
+            starred, k = node.args[where[0]], where[1]
+            item = CExpr(f"std::get<{k}>({self.star_holder(starred, holders)})")
+            return self.convert(item, self.type_of(starred).items[k], t)
+        if kind == "pack":  # *args: the extra positional arguments, in a tuple (a braced list: evaluated in order)
+            items = [self.argument_code(node, k, w, it, kw, holders) for (k, w), it in zip(where, t.items)]
+            return f"{ctype(t)}{{{', '.join(items)}}}"
+        if kind == "kw":
+            return self.convert(self.expr(kw[where]), self.type_of(kw[where]), t)
+        if kind == "outer":  # a free variable of a nested function: its current value
+            return self.convert(CExpr(self.var(where)), self.tf.var_types[where], t)
+        return self.constant(where, t).code
 
     def star_holder(self, starred, holders: dict) -> str:
         """C++ naming the tuple a `*value` argument unpacks: the variable, or a

@@ -140,9 +140,12 @@ def call_in_order(lw, function: str, args: list, sources: list, positional, keyw
     evaluated in Python's order: positional ones (a `*tuple` where it stands,
     the tuple once, before its items: holders), then keywords.  sources says
     where each argument comes from (passes/infer_calls.py call_jit)."""
+    leaves = [x for src in sources for x in (src[1] if src[0] == "pack" else (src,))]
     order = {("pos", i): (i, 0) for i in range(len(positional))}
-    order.update({src: (src[1][0], src[1][1] + 1) for src in sources if src[0] == "star"})
+    order.update({src: (src[1][0], src[1][1] + 1) for src in leaves if src[0] == "star"})
     order.update({("kw", name): (len(positional) + i, 0) for i, name in enumerate(keywords)})
+    # *args: the tuple of extra positional arguments is made where its first item stands
+    order.update({src: order[src[1][0]] for src in sources if src[0] == "pack" and src[1]})
     pending = [(order[src], n) for n, (src, code) in enumerate(zip(sources, args))
                if src in order and (holders or not simple_code(code))]
     pending += [((positional.index(starred), 0), holder) for starred, holder in holders.items()]

@@ -70,15 +70,16 @@ class _Converter:
         problem = None
         if fn.asynchronous:
             problem = (fn, "async def")
-        for extra in (p.star_arg, p.star_kwarg):
-            if isinstance(extra, cst.Param):
-                problem = (extra, "*args/**kwargs parameter")
+        if isinstance(p.star_kwarg, cst.Param):
+            problem = (p.star_kwarg, "**kwargs parameter")
         if problem:
             raise FunctionNotCompilable(f"{problem[1]} is not supported in compiled code", self.loc(problem[0]),
                                         "the whole function runs in CPython")
         params = []
-        # In inspect.signature's order, which the dispatcher and calls between @jit functions bind to
-        for param in list(p.posonly_params) + list(p.params) + list(p.kwonly_params):
+        # In inspect.signature's order, which the dispatcher and calls between @jit functions bind to;
+        # *args is a parameter holding a tuple of the extra positional arguments
+        star = [p.star_arg] if isinstance(p.star_arg, cst.Param) else []
+        for param in list(p.posonly_params) + list(p.params) + star + list(p.kwonly_params):
             ann = self.expr(param.annotation.annotation) if param.annotation else None
             params.append(h.Param(self.loc(param), param.name.value, ann))
         self.declared_globals = frozenset(_declared_globals(fn.body))

@@ -197,8 +197,8 @@ class CallTyping:
             kwargs = {k: function_values.as_value(self, kw_nodes[k], t) if k in kw_nodes else t
                       for k, t in kwargs.items()}
         sig = inspect.signature(pyfunc)
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in sig.parameters.values()):
-            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() takes *args or **kwargs, which compiled code "
+        if any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
+            raise UnsupportedSyntaxError(f"{pyfunc.__qualname__}() takes **kwargs, which compiled code "
                                          "does not: its call runs as Python", node.loc)
         try:
             bound = sig.bind(*range(len(args)), **{k: ("kw", k) for k in kwargs})
@@ -208,12 +208,18 @@ class CallTyping:
         for pname, param in sig.parameters.items():
             if pname in bound.arguments:
                 marker = bound.arguments[pname]
-                if isinstance(marker, tuple):
+                if param.kind == param.VAR_POSITIONAL:  # *args: a tuple of the extra positional arguments
+                    arg_types.append(T.Tuple(tuple(args[m] for m in marker)))
+                    sources.append(("pack", tuple(positions[m] if positions else ("pos", m) for m in marker)))
+                elif isinstance(marker, tuple):
                     arg_types.append(kwargs[marker[1]])
                     sources.append(("kw", marker[1]))
                 else:
                     arg_types.append(args[marker])
                     sources.append(positions[marker] if positions else ("pos", marker))
+            elif param.kind == param.VAR_POSITIONAL:  # no extra positional arguments: an empty tuple
+                arg_types.append(T.Tuple(()))
+                sources.append(("pack", ()))
             else:
                 default = param.default
                 arg_types.append(self.type_of_value(node, default))
@@ -221,8 +227,12 @@ class CallTyping:
         arg_types = tuple(arg_types) + tuple(free_types)
         sources += [("outer", name) for name in free_names]
         if receiver is not None:
-            sources = [receiver if s == ("pos", 0) else ("expr", operand) if operand is not None and s[0] == "pos"
-                       else ("pos", s[1] - 1) if s[0] == "pos" else s for s in sources]
+            def shifted(s):
+                if s[0] == "pack":
+                    return "pack", tuple(map(shifted, s[1]))
+                return receiver if s == ("pos", 0) else ("expr", operand) if operand is not None and s[0] == "pos" \
+                    else ("pos", s[1] - 1) if s[0] == "pos" else s
+            sources = list(map(shifted, sources))
         for t in arg_types:
             if isinstance(t, (T.CompileTimeValue, T.Range, T.Enumerate, T.Zip, T.DType, T.IterTools, T.LibIter, T.DictView)):
                 raise self.error(node, f"cannot pass {t} to a @jit function")
