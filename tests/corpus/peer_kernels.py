@@ -104,6 +104,25 @@ def rk4_system(f, t0, u0, h, steps):
     return out
 
 
+def lotka_volterra(t, u, alpha, beta, delta, gamma):
+    """The predator-prey right-hand side with its rates as extra arguments."""
+    return np.array([alpha * u[0] - beta * u[0] * u[1], delta * u[0] * u[1] - gamma * u[1]])
+
+
+def rk4_args(f, t0, u0, h, steps, args=()):
+    """SciPy's calling convention: the right-hand side gets `*args` after (t, u)."""
+    u = u0.copy()
+    t = t0
+    for _ in range(steps):
+        k1 = f(t, u, *args)
+        k2 = f(t + 0.5 * h, u + 0.5 * h * k1, *args)
+        k3 = f(t + 0.5 * h, u + 0.5 * h * k2, *args)
+        k4 = f(t + h, u + h * k3, *args)
+        u = u + (h / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        t += h
+    return u
+
+
 def simpson(f, a, b, n):
     """Composite Simpson's rule; n must be even."""
     if n % 2 == 1:
@@ -505,6 +524,10 @@ def inputs_rk4_system():
     return [(predator_prey, 0.0, np.array([10.0, 5.0]), 0.01, 200)]
 
 
+def inputs_rk4_args():
+    return [(lotka_volterra, 0.0, np.array([10.0, 5.0]), 0.01, 200, (1.1, 0.4, 0.1, 0.4))]
+
+
 def inputs_simpson():
     return [(humps, 0.0, 1.0, 100), (gaussian, -2.0, 2.0, 64)]
 
@@ -624,6 +647,7 @@ PEER = [
     (euler_solve, inputs_euler, []),
     (midpoint_solve, inputs_midpoint, []),
     (rk4_system, inputs_rk4_system, []),
+    (rk4_args, inputs_rk4_args, []),
     (simpson, inputs_simpson, [((humps, 0.0, 1.0, 7), ValueError)]),
     (newton_raphson, inputs_newton, []),
     (fixed_point, inputs_fixed_point, []),
