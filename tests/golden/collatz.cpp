@@ -32,7 +32,7 @@ int64_t collatz_0(int64_t n) {
         // golden_funcs.py:33  while n != 1:
         tr_line = 33;
         while (n != 1) {
-            TR_POLL_INTERRUPT();
+            TR_POLL_INTERRUPT(tr_line = 33);
             // golden_funcs.py:34  if n % 2 == 0:
             tr_line = 34;
             // golden_funcs.py:35  n = n // 2

@@ -79,7 +79,9 @@ class LoopLowering:
         if not _polls(loop, self.tf.loops, outermost=len(self.loop_flags) == 1):
             return
         self.module.include(INTERRUPT_HEADER)
-        self.emit("TR_POLL_INTERRUPT();")
+        # the error's line is the loop's, set only when it is raised: the body's line
+        # numbers need not be kept current on the way round (interrupt.hpp)
+        self.emit(f"TR_POLL_INTERRUPT(tr_line = {loop.loc.line});" if self.track_lines else "TR_POLL_INTERRUPT();")
 
     def s_For(self, s: h.For):
         loop = self.tf.parallel.get(s)
