@@ -1,10 +1,10 @@
 """`*t` in a call's arguments and `*args` parameters (issue 13): a tuple
-unpacked into the parameters of a @jit or plain Python function, as
-SciPy-style solvers pass their `args=` on to the right-hand side, and a
-function taking its extra positional arguments as a tuple (from Python, or
-from compiled code).  Differential tests against CPython; unpacking anything
-else (an array, into a library call) and **kwargs run as Python, or are a
-precise error under fullgraph."""
+unpacked into the parameters of a @jit or plain Python function (as
+SciPy-style solvers pass their `args=` on to the right-hand side), a library
+function or an array method, and a function taking its extra positional
+arguments as a tuple (from Python, or from compiled code).  Differential
+tests against CPython; unpacking anything else (an array, a list) and
+**kwargs run as Python, or are a precise error under fullgraph."""
 from __future__ import annotations
 
 import math
@@ -112,18 +112,36 @@ def test_a_tuple_of_the_wrong_length_raises_cpythons_type_error():
     assert str(compiled.value) == str(python.value)
 
 
+@jit
+def into_library(t, a, shape):  # library functions and array methods get the items one by one
+    print(*t)
+    print("x", *t, sep="-")
+    return (math.hypot(*t), np.zeros(shape).shape, a.reshape(*shape).shape, max(*t, 0.5),
+            math.atan2(*(1.0, 2.0)), np.arange(*(1, 7, 2)))
+
+
+def test_a_tuple_unpacked_into_library_calls_and_methods(capsys):
+    args = ((3.0, 4.0), np.arange(6.0), (2, 3))
+    expected = into_library.py_func(*args)
+    expected_text = capsys.readouterr().out
+    got = into_library(*args)
+    assert capsys.readouterr().out == expected_text
+    for g, e in zip(got, expected, strict=True):
+        assert type(g) is type(e) and np.array_equal(g, e), (got, expected)
+
+
 def test_what_does_not_unpack_runs_as_python_or_is_named_under_fullgraph():
-    def into_library(t):
-        return math.atan2(*t)
+    def a_list(t):
+        return math.atan2(*list(t))
 
     def an_array(f, a):
         return f(0.0, 1.0, *a)
 
-    assert plain_jit(into_library)((1.0, 2.0)) == into_library((1.0, 2.0))
+    assert plain_jit(a_list)((1.0, 2.0)) == a_list((1.0, 2.0))
     a = np.array([0.5, 0.1])
     assert plain_jit(an_array)(decay, a) == an_array(decay, a)
-    with pytest.raises(TranspileError, match=r"compiles only in calls of @jit and plain Python functions"):
-        jit(into_library)((1.0, 2.0))
+    with pytest.raises(TranspileError, match=r"only a tuple can be unpacked"):
+        jit(a_list)((1.0, 2.0))
     with pytest.raises(TranspileError, match=r"only a tuple can be unpacked"):
         jit(an_array)(decay, a)
 
@@ -131,7 +149,7 @@ def test_what_does_not_unpack_runs_as_python_or_is_named_under_fullgraph():
 def test_a_statement_run_as_python_reads_a_tuple_variable():
     # the region is handed the tuple as a Python tuple: the rest of the function stays compiled
     def unpack_into_library(t, n):
-        r = math.atan2(*t)
+        r = math.atan2(*list(t))
         s = 0.0
         for i in range(n):
             s += t[0] * i
@@ -143,7 +161,7 @@ def test_a_statement_run_as_python_reads_a_tuple_variable():
         got = f((1.0, 2.0), 10)
     assert got == unpack_into_library((1.0, 2.0), 10)
     (sig,) = f.signatures
-    assert [r["source"].strip() for r in f.fallbacks(sig)] == ["r = math.atan2(*t)"]
+    assert [r["source"].strip() for r in f.fallbacks(sig)] == ["r = math.atan2(*list(t))"]
 
 
 @jit

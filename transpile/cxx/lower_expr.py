@@ -33,6 +33,7 @@ class ExprLowerer:
     """Mixin of FunctionLowerer: needs self.tf, self.hoist, self.lazy, self.ev."""
 
     def expr(self, node) -> CExpr:
+        node = self.tf.unpacked.get(node, node)  # a library call with `*t`: the call with t's items apart
         method = getattr(self, "x_" + type(node).__name__)
         out = method(node)
         if node in self.tf.coerce:  # a Python object from fallback code meets typed code

@@ -111,6 +111,15 @@ class CallTyping:
         if isinstance(func, h.Name) and func.id in self.local_defs:
             typed = self.call_arguments(node)
             return None if typed is None else self.call_closure(node, self.local_defs[func.id][1], *typed)
+        if isinstance(func, h.Attribute):
+            recv = self.expr(func.value)
+            if recv is None:
+                return None
+            if isinstance(recv, (T.Array, T.Scalar)):  # a.reshape(*shape): the method gets the items
+                return self.unpacked_call(node)
+            if not isinstance(recv, T.CompileTimeValue):
+                raise UnsupportedSyntaxError(f"`*` unpacking into a method of {recv} is not compiled", node.loc,
+                                             "pass the tuple's items one by one, e.g. f(t[0], t[1])")
         callee_t = self.expr(func)
         if callee_t is None:
             return None
@@ -119,12 +128,45 @@ class CallTyping:
         pyfunc = jit_target(target) if target is not None else None
         if pyfunc is None and target is not None and is_user_function(target):
             pyfunc = target
-        if pyfunc is None or target in self.program.synthetic:
-            raise UnsupportedSyntaxError("`*` unpacking into a call's arguments compiles only in calls of @jit "
-                                         "and plain Python functions", node.loc,
-                                         "pass the tuple's items one by one, e.g. f(t[0], t[1])")
-        typed = self.call_arguments(node)
-        return None if typed is None else self.call_jit(node, target, pyfunc, *typed)
+        if pyfunc is not None and target not in self.program.synthetic:
+            typed = self.call_arguments(node)
+            return None if typed is None else self.call_jit(node, target, pyfunc, *typed)
+        if target is not None and lookup_callable(target) is not None:  # print(*t), math.hypot(*t), np.zeros(*t)
+            return self.unpacked_call(node)
+        raise UnsupportedSyntaxError("`*` unpacking into this call's arguments is not compiled", node.loc,
+                                     "pass the tuple's items one by one, e.g. f(t[0], t[1])")
+
+    def unpacked_call(self, node: h.Call):
+        """A library function or an array's method called with `*t`: typed
+        (and lowered) as the call with t's items written out, `t[0], t[1]`
+        for a tuple variable, the items of a tuple display as they are."""
+        call = self.tf.unpacked.get(node)
+        if call is None:
+            args = []
+            for a in node.args:
+                if not isinstance(a, h.Starred):
+                    args.append(a)
+                    continue
+                t = self.expr(a.value)
+                if t is None:
+                    return None
+                if not isinstance(t, T.Tuple):
+                    raise self.error(a, f"only a tuple can be unpacked with `*` into a call's arguments in "
+                                        f"compiled code, not {t}", "convert it with tuple(...), or pass its items "
+                                                                   "one by one")
+                self.record(a, t)
+                if isinstance(a.value, h.TupleExpr):
+                    args.extend(a.value.elts)
+                elif isinstance(a.value, h.Name):  # reading a variable again has no effect: once per item
+                    args.extend(h.Subscript(a.loc, a.value, (h.Const(a.loc, k),)) for k in range(len(t.items)))
+                else:
+                    raise self.error(a, "`*` into a library call unpacks a tuple variable or display in compiled "
+                                        "code", "assign the tuple to a variable first")
+            call = self.tf.unpacked[node] = h.Call(node.loc, node.func, tuple(args), node.keywords)
+        t = self.expr(call)
+        if call in self.tf.calls:  # what the analyses ask of a call (its effects, its entry) holds for both
+            self.tf.calls[node] = self.tf.calls[call]
+        return t
 
     def e_Starred(self, node: h.Starred):
         raise UnsupportedSyntaxError("`*` unpacking is compiled only among the arguments of a call", node.loc)
