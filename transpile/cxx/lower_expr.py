@@ -19,7 +19,7 @@ from ..library.numpy_ufuncs import functor_of, numpy_loop_functor
 from ..passes.live_globals import LiveRead
 from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS, mixed_sign_comparison
 from .model import CExpr
-from .order import call_in_order, in_order, needs_order, simple_code
+from .order import call_in_order, in_order, needs_order, simple_code, star_holder
 from .stores import checked, needs_check
 from .types import SCALAR_CTYPES, ctype, literal
 
@@ -427,7 +427,7 @@ class ExprLowerer:
             return self.convert(self.expr(node.args[where]), self.type_of(node.args[where]), t)
         if kind == "star":  # item k of the tuple `*value` unpacks
             starred, k = node.args[where[0]], where[1]
-            item = CExpr(f"std::get<{k}>({self.star_holder(starred, holders)})")
+            item = CExpr(f"std::get<{k}>({star_holder(self, starred, holders)})")
             return self.convert(item, self.type_of(starred).items[k], t)
         if kind == "pack":  # *args: the extra positional arguments, in a tuple (a braced list: evaluated in order)
             items = [self.argument_code(node, k, w, it, kw, holders) for (k, w), it in zip(where, t.items)]
@@ -437,15 +437,6 @@ class ExprLowerer:
         if kind == "outer":  # a free variable of a nested function: its current value
             return self.convert(CExpr(self.var(where)), self.tf.var_types[where], t)
         return self.constant(where, t).code
-
-    def star_holder(self, starred, holders: dict) -> str:
-        """C++ naming the tuple a `*value` argument unpacks: the variable, or a
-        temporary the call evaluates once, in order (holders)."""
-        if isinstance(starred.value, h.Name):
-            return self.expr(starred.value).code
-        if starred not in holders:
-            holders[starred] = (self.tmp("s"), self.expr(starred.value).code)
-        return holders[starred][0]
 
     # ---- conversions --------------------------------------------------------
 

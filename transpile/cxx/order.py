@@ -135,6 +135,16 @@ def simple_code(code: str) -> bool:
     return code.isidentifier() or code.lstrip("-").replace(".", "", 1).isdigit() or code in ("true", "false")
 
 
+def star_holder(lw, starred, holders: dict) -> str:
+    """C++ naming the tuple a `*value` argument unpacks: the variable, or a
+    temporary the call evaluates once, in order (holders, for call_in_order)."""
+    if isinstance(starred.value, h.Name):
+        return lw.expr(starred.value).code
+    if starred not in holders:
+        holders[starred] = (lw.tmp("s"), lw.expr(starred.value).code)
+    return holders[starred][0]
+
+
 def call_in_order(lw, function: str, args: list, sources: list, positional, keywords, holders: dict) -> CExpr:
     """The call `function(args)` of a compiled function, its arguments
     evaluated in Python's order: positional ones (a `*tuple` where it stands,
