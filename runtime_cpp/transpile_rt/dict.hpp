@@ -392,18 +392,6 @@ template <class K, class V, class X> inline bool values_contain(const Dict<K, V>
     return false;
 }
 
-inline Str str_upper(const Str &s) {
-    char *p;
-    Str out = Str::make(s.len, &p);
-    for (int64_t i = 0; i < s.len; ++i) p[i] = (s.data[i] >= 'a' && s.data[i] <= 'z') ? char(s.data[i] - 32) : s.data[i];
-    return out;
-}
-inline Str str_lower(const Str &s) {
-    char *p;
-    Str out = Str::make(s.len, &p);
-    for (int64_t i = 0; i < s.len; ++i) p[i] = (s.data[i] >= 'A' && s.data[i] <= 'Z') ? char(s.data[i] + 32) : s.data[i];
-    return out;
-}
 inline bool str_startswith(const Str &s, const Str &p) { return p.len <= s.len && memcmp(s.data, p.data, size_t(p.len)) == 0; }
 inline bool str_endswith(const Str &s, const Str &p) {
     return p.len <= s.len && memcmp(s.data + s.len - p.len, p.data, size_t(p.len)) == 0;

@@ -13,6 +13,7 @@
 #include <utility>
 #include "index.hpp"
 #include "fallback.hpp"
+#include "str.hpp"
 
 namespace tr {
 
@@ -308,10 +309,14 @@ template <class T, class V> inline int64_t list_count(const List<T> &l, const V 
 }
 
 template <class V> inline void not_in_list(const V &v) {
-    if constexpr (is_int<V>::value && sizeof(V) > 1)
+    if constexpr (is_int<V>::value && sizeof(V) > 1) {
         raise(TR_ERR_VALUE, "%lld is not in list", (long long)v);
-    else
+    } else if constexpr (__is_same(V, Str)) {  // 'bb' is not in list: the str's repr
+        Str text = repr_of(v);
+        raise(TR_ERR_VALUE, "%.*s is not in list", int(text.len), text.data);
+    } else {  // a float's repr depends on its Python type, which is not known here
         raise(TR_ERR_VALUE, "value is not in list");
+    }
 }
 
 template <class T, class V> inline int64_t list_find(const List<T> &l, const V &v, int64_t lo, int64_t hi) {

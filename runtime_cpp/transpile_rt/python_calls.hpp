@@ -24,11 +24,13 @@ namespace detail {
 // NumPy scalar of T's type, an array of its dtype and ndim, or None.
 template <class T> inline void expect_exact(tr_value &v, const T &x, bool weak) {
     expect(v, x);
-    if (!weak) return;
-    if constexpr (sizeof(T) == 1 && T(2) == T(1)) v.kind = TR_V_PYBOOL;
-    else if constexpr (is_int<T>::value) v.kind = TR_V_PYINT;
-    else if constexpr (is_complex<T>::value) v.kind = TR_V_PYCOMPLEX;
-    else v.kind = TR_V_PYFLOAT;
+    if constexpr (!__is_class(T) || is_complex<T>::value) {  // a number (a str: topy.hpp's expect says all)
+        if (!weak) return;
+        if constexpr (sizeof(T) == 1 && T(2) == T(1)) v.kind = TR_V_PYBOOL;
+        else if constexpr (is_int<T>::value) v.kind = TR_V_PYINT;
+        else if constexpr (is_complex<T>::value) v.kind = TR_V_PYCOMPLEX;
+        else v.kind = TR_V_PYFLOAT;
+    }
 }
 template <class T, int N, int L> inline void expect_exact(tr_value &v, const Array<T, N, L> &x, bool) { expect(v, x); }
 inline void expect_exact(tr_value &v, const none_t &, bool) {

@@ -102,6 +102,8 @@ class DictLowering:
                 self.use_dict()
             if has(t, T.Str):
                 self.use_str()
+                if T.has_list(t):  # list.hpp's converters box and unbox its strs through topy.hpp
+                    self.module.include(H_TOPY)
 
 
     # ---- conversions ------------------------------------------------------------------

@@ -24,10 +24,12 @@ def conv(t: T.Type) -> str:
         return f"tr::cv::Tup<{', '.join(conv(i) for i in t.items)}>"
     if isinstance(t, T.List):
         return f"tr::cv::Lst<{conv(T.INT if t.elem is None else t.elem)}, {'true' if t.frozen else 'false'}>"
+    if isinstance(t, T.Str):  # through topy.hpp's box/unbox of a str
+        return "tr::cv::Scalar<tr::Str, false>"
     from ..diagnostics import FunctionNotCompilable  # the whole function runs in CPython (or, fullgraph: this error)
 
     raise FunctionNotCompilable(f"a list of {t} cannot cross between Python and compiled code",
-                                hint="pass and return lists of numbers, bools, arrays, tuples or lists")
+                                hint="pass and return lists of numbers, bools, strs, arrays, tuples or lists")
 
 
 def elem_of(t: T.List) -> T.Type:

@@ -26,6 +26,7 @@ def _method_lower(ls):
     types = ls.arg_types[1:]
     if recv == T.STR:
         if name in ("upper", "lower"):
+            lw.module.needs_host = True  # text that is not ASCII is mapped by Python (str_case.hpp)
             return CExpr(f"tr::str_{name}({r})")
         return CExpr(f"tr::str_{name}({r}, {args[0].code})")
     if isinstance(recv, T.Set):
@@ -65,7 +66,9 @@ def _method_lower(ls):
 METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
            for name in ("get", "keys", "values", "items", "pop", "setdefault", "clear", "copy", "update", "add",
                         "discard", "remove", "union", "intersection", "difference", "issubset", "startswith",
-                        "endswith", "upper", "lower")}
+                        "endswith")}
+METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, "transpile_rt/str_case.hpp"),
+                            needs_python=True) for name in ("upper", "lower")})
 
 
 # ---- len() of strs, dicts, sets and views: wraps the builtins entry ---------------------------

@@ -182,7 +182,7 @@ def _minmax(which):
         t, source = _as_list_type(site)
         if not _is_list(t):
             return None
-        if not isinstance(t.elem, (T.Scalar, T.Tuple)) or (isinstance(t.elem, T.Scalar) and t.elem.kind == "c"):
+        if not isinstance(t.elem, (T.Scalar, T.Tuple, T.Str)) or (isinstance(t.elem, T.Scalar) and t.elem.kind == "c"):
             raise site.error(f"{which}() of {t} is not supported in compiled code")
         return t.elem, source
 

@@ -56,7 +56,7 @@ def _list_item(t) -> bool:
         return _list_item(T.INT if t.elem is None else t.elem)
     if isinstance(t, T.Tuple):
         return all(_list_item(i) for i in t.items)
-    return isinstance(t, (T.Scalar, T.Array)) and not isinstance(t, T.DeviceArray)
+    return isinstance(t, (T.Scalar, T.Array, T.Str)) and not isinstance(t, T.DeviceArray)
 
 
 def _file(site) -> int:

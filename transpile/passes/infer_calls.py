@@ -61,6 +61,7 @@ class CallTyping:
                 entry = lookup_method(recv, func.attr)
                 if entry is None:
                     raise self.error(func, f"'{recv}' has no method '{func.attr}' in compiled code")
+                self.library_args = getattr(self, "library_args", set()) | _displays(node)
                 typed = self.call_arguments(node)
                 if typed is None:
                     return None
@@ -73,6 +74,8 @@ class CallTyping:
         if callee_t == T.ANY:
             raise UnsupportedSyntaxError("calling a value made by fallback code is not supported in compiled code",
                                          node.loc)
+        if isinstance(callee_t, T.CompileTimeValue) and lookup_callable(callee_t.value) is not None:
+            self.library_args = getattr(self, "library_args", set()) | _displays(node)  # read while compiling
         if isinstance(callee_t, T.CompileTimeValue) and id(callee_t.value) in lists._promoting():
             self.promote_ok = getattr(self, "promote_ok", set()) | {a for a in node.args if isinstance(a, h.ListExpr)}
             if id(callee_t.value) in lists.ARRAY_COERCING and node.args:
@@ -301,3 +304,8 @@ class CallTyping:
                                    "not 0), or convert them here")
         self.tf.calls[node] = ("jit", (pyfunc, arg_types), sources)
         return callee.return_type
+
+
+def _displays(node: h.Call) -> set:
+    """The list displays among a call's arguments (nested ones too)."""
+    return lists.list_displays([*node.args, *(k.value for k in node.keywords)])

@@ -87,7 +87,7 @@ def check_elem(node, t):
         check_elem(node, t.elem)
     if isinstance(t, T.Array) and t.ndim == 0:
         pass
-    if not isinstance(t, (T.Scalar, T.Array, T.Tuple, T.List)):
+    if not isinstance(t, (T.Scalar, T.Array, T.Tuple, T.List, T.Str)):
         raise TypingError(f"cannot put {t} in a list in compiled code", node.loc)
 
 
@@ -97,10 +97,11 @@ def e_ListExpr(typer, node: h.ListExpr):
     types = [typer.expr(e) for e in node.elts]
     if any(t is None for t in types):
         return None
-    if node.elts and all(isinstance(e, h.Const) and isinstance(e.value, str) or
-                         isinstance(t, T.CompileTimeValue) and t.value is e for e, t in zip(node.elts, types)):
-        # a display of str literals (np.nditer(op_flags=[["readwrite"]])): the library call
-        # it is given to reads it while compiling; a list of strs does not compile
+    if node in getattr(typer, "library_args", ()) and node.elts and all(
+            isinstance(e, h.Const) and isinstance(e.value, str) or isinstance(t, T.CompileTimeValue)
+            and t.value is e for e, t in zip(node.elts, types)):
+        # a display of str literals given to a library call (np.nditer(op_flags=[["readwrite"]])):
+        # the call reads it while compiling
         return T.CompileTimeValue(node)
     promote_ok = node in typer.promote_ok if hasattr(typer, "promote_ok") else False
     if promote_ok and node in getattr(typer, "array_coerced", ()):
@@ -290,7 +291,7 @@ def _comparable(typer, node, elem, value):
     """`value in list`, index/count/remove: Python's == between them."""
     if isinstance(elem, T.Array) or isinstance(value, T.Array):
         raise typer.error(node, "comparing arrays inside a list is ambiguous in compiled code")
-    if isinstance(elem, T.Scalar) and isinstance(value, T.Scalar):
+    if isinstance(elem, T.Scalar) and isinstance(value, T.Scalar) or elem == value == T.STR:
         return
     if isinstance(elem, T.Tuple) and isinstance(value, T.Tuple):
         if len(elem.items) == len(value.items):

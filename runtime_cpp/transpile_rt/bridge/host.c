@@ -319,6 +319,9 @@ static int unbox_exact(PyObject *obj, tr_value *v, PyObject *where, int32_t nin,
         }
         return unbox_value(obj, v, where);
     }
+    case TR_V_STR:
+        if (!PyUnicode_CheckExact(obj)) { ok = 0; break; }
+        return unbox_value(obj, v, where);
     default: ok = 0;
     }
     if (!ok) {

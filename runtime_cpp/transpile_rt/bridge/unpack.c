@@ -15,6 +15,7 @@ static int match_item(PyObject *obj, const Node *nodes, int *ni) {
     case K_PYBOOL: return PyBool_Check(obj);
     case K_PYFLOAT: return PyFloat_CheckExact(obj);
     case K_PYCOMPLEX: return PyComplex_CheckExact(obj);
+    case K_STR: return PyUnicode_CheckExact(obj);
     case K_PYINT: {
         if (!PyLong_CheckExact(obj)) return 0;
         int overflow = 0;

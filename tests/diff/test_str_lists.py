@@ -1,0 +1,113 @@
+"""Lists of str in compiled code (issue 13: peer code keeps names and labels
+in lists): displays, append/pop/insert, indexing and assignment, `in`,
+count/index, sorted/min/max, iteration, comprehensions, printing, lists of
+str passed from Python (mutations written back) and returned; and
+str.upper()/lower() of text that is not ASCII, which compiled code hands to
+Python's own full Unicode case mapping.  Differential tests against CPython;
+a display of str literals given to a library call (np.nditer's op_flags) is
+still read while compiling."""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from ._support import jit
+
+
+@jit
+def label_ops(names, k):
+    out = 0
+    if "bb" in names:
+        out += 1
+    names.append("zz")
+    names[0] = "first"
+    ordered = sorted(names)
+    last = names.pop()
+    where = names.index("bb")
+    both = names + ["x"]
+    for i, s in enumerate(names):
+        if s == "bb":
+            out += i * k
+    shouted = [s.upper() for s in names]
+    return out, ordered, last, where, both, shouted, names.count("bb"), max(names), min(names), len(names)
+
+
+@jit
+def made_here(n):
+    seen = ["start"]
+    for i in range(n):
+        seen.append(f"step {i}")
+    seen.insert(1, "second")
+    print(seen)
+    print(seen[1:], len(seen[1:]))
+    return seen, seen[-1]
+
+
+@jit
+def index_of_label(labels, wanted):
+    for i in range(len(labels)):
+        if labels[i] == wanted:
+            return i
+    return -1
+
+
+@jit
+def case_of(s):
+    return s.upper(), s.lower(), s.startswith("É"), len(s.upper())
+
+
+def run_both(fn, *args):
+    py_args, jit_args = copy.deepcopy(args), copy.deepcopy(args)
+    expected = fn.py_func(*py_args)
+    got = fn(*jit_args)
+    assert type(got) is type(expected) and got == expected, (got, expected)
+    assert jit_args == py_args, "the arguments after the call"
+    return got
+
+
+def test_lists_of_str_from_python_and_back():
+    run_both(label_ops, ["a", "bb", "c"], 3)
+    run_both(label_ops, ["x", "bb", "straße", "ΣΑΣ", "é"], 2)  # UTF-8 text: sorted, compared, counted as Python does
+    run_both(index_of_label, ["x", "yy", "z"], "z")
+    run_both(index_of_label, [], "z")
+
+
+def test_lists_of_str_made_in_compiled_code_print_as_python_does(capsys):
+    expected = made_here.py_func(3)
+    expected_text = capsys.readouterr().out
+    got = made_here(3)
+    assert got == expected and capsys.readouterr().out == expected_text
+
+
+@jit
+def pick(names, i):
+    return names[i]
+
+
+def test_errors_are_cpythons():
+    for fn, args, error in ((label_ops, (["a", "c"], 1), ValueError), (pick, (["a", "b"], 5), IndexError),
+                            (pick, (["a", "b"], -3), IndexError)):
+        with pytest.raises(error) as python:
+            fn.py_func(*args)
+        with pytest.raises(error) as compiled:
+            fn(*args)
+        assert str(compiled.value) == str(python.value)
+    assert pick(["a", "b"], -1) == "b"
+
+
+@pytest.mark.parametrize("text", ["abc", "é straße İ", "ΣΑΣ", "ǅ ﬁ", ""])
+def test_case_mapping_of_any_text_is_pythons(text):
+    run_both(case_of, text)
+
+
+def test_a_display_of_str_literals_given_to_a_library_call_is_read_while_compiling():
+    @jit
+    def double_in_place(a):
+        for x in np.nditer(a, op_flags=[["readwrite"]]):
+            x[...] = 2 * x
+        return a
+
+    a = np.arange(4.0)
+    np.testing.assert_array_equal(double_in_place(a.copy()), double_in_place.py_func(a.copy()))
