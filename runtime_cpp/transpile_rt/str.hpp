@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <initializer_list>
 #include "abi.h"
 #include "error.hpp"
 #include "float_int.hpp"
@@ -88,6 +89,28 @@ template <class... S> inline Str str_join(const S &...parts) {
     Str s = Str::make(n, &p);
     ((memcpy(p, parts.data, size_t(parts.len)), p += parts.len), ...);
     return s;
+}
+
+// sep.join(items): items a list of strs (size() and [i]), or a tuple's strs
+// in an initializer list.
+template <class At> inline Str str_sep_join_n(const Str &sep, int64_t n, At at) {
+    int64_t total = n > 1 ? sep.len * (n - 1) : 0;
+    for (int64_t i = 0; i < n; ++i) total += at(i).len;
+    char *p;
+    Str s = Str::make(total, &p);
+    for (int64_t i = 0; i < n; ++i) {
+        if (i) memcpy(p, sep.data, size_t(sep.len)), p += sep.len;
+        const Str &part = at(i);
+        memcpy(p, part.data, size_t(part.len));
+        p += part.len;
+    }
+    return s;
+}
+template <class Items> inline Str str_sep_join(const Str &sep, const Items &items) {
+    return str_sep_join_n(sep, int64_t(items.size()), [&](int64_t i) -> const Str & { return items[i]; });
+}
+inline Str str_sep_join(const Str &sep, std::initializer_list<Str> items) {
+    return str_sep_join_n(sep, int64_t(items.size()), [&](int64_t i) -> const Str & { return items.begin()[i]; });
 }
 
 inline bool str_contains(const Str &hay, const Str &needle) {

@@ -1,6 +1,6 @@
 """Lists of str in compiled code (issue 13: peer code keeps names and labels
 in lists): displays, append/pop/insert, indexing and assignment, `in`,
-count/index, sorted/min/max, iteration, comprehensions, printing, lists of
+count/index, sorted/min/max, sep.join, iteration, comprehensions, printing, lists of
 str passed from Python (mutations written back) and returned; and
 str.upper()/lower() of text that is not ASCII, which compiled code hands to
 Python's own full Unicode case mapping.  Differential tests against CPython;
@@ -79,6 +79,17 @@ def test_lists_of_str_made_in_compiled_code_print_as_python_does(capsys):
     expected_text = capsys.readouterr().out
     got = made_here(3)
     assert got == expected and capsys.readouterr().out == expected_text
+
+
+@jit
+def joined(names, a, b):
+    t = (a, b)
+    return "-".join(names), ", ".join(t), "".join([]), "x".join(["only"]), " ".join([s.upper() for s in names])
+
+
+def test_join_of_lists_and_tuples_of_str():
+    run_both(joined, ["a", "bb"], "p", "q")
+    run_both(joined, [], "é", "ß")
 
 
 @jit

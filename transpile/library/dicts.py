@@ -28,6 +28,13 @@ def _method_lower(ls):
         if name in ("upper", "lower"):
             lw.module.needs_host = True  # text that is not ASCII is mapped by Python (str_case.hpp)
             return CExpr(f"tr::str_{name}({r})")
+        if name == "join":
+            if isinstance(types[0], T.Tuple):
+                return CExpr(f"std::apply([&](const auto &...tr_parts) {{ return tr::str_sep_join({r}, "
+                             f"{{tr_parts...}}); }}, {args[0].code})")
+            lw.use_lists()
+            items = args[0].code if types[0].elem is not None else f"tr::List<tr::Str>({args[0].code})"  # `[]`
+            return CExpr(f"tr::str_sep_join({r}, {items})")
         return CExpr(f"tr::str_{name}({r}, {args[0].code})")
     if isinstance(recv, T.Set):
         if name in ("add", "discard", "remove"):
@@ -67,6 +74,7 @@ METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
            for name in ("get", "keys", "values", "items", "pop", "setdefault", "clear", "copy", "update", "add",
                         "discard", "remove", "union", "intersection", "difference", "issubset", "startswith",
                         "endswith")}
+METHODS["join"] = Entry("join", None, _method_lower, (H_DICT, H_STR, "transpile_rt/list.hpp"))
 METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, "transpile_rt/str_case.hpp"),
                             needs_python=True) for name in ("upper", "lower")})
 

@@ -313,7 +313,7 @@ DICT_METHODS = {"get": (1, 2), "keys": (0, 0), "values": (0, 0), "items": (0, 0)
                 "setdefault": (1, 2), "clear": (0, 0), "copy": (0, 0), "update": (1, 1)}
 SET_METHODS = {"add": (1, 1), "discard": (1, 1), "remove": (1, 1), "clear": (0, 0), "copy": (0, 0),
                "union": (1, 1), "intersection": (1, 1), "difference": (1, 1), "issubset": (1, 1)}
-STR_METHODS = {"startswith": (1, 1), "endswith": (1, 1), "upper": (0, 0), "lower": (0, 0)}
+STR_METHODS = {"startswith": (1, 1), "endswith": (1, 1), "upper": (0, 0), "lower": (0, 0), "join": (1, 1)}
 
 
 def method_call(typer, node: h.Call, recv, name: str):
@@ -338,6 +338,10 @@ def method_call(typer, node: h.Call, recv, name: str):
             if args[0] != T.STR:
                 raise typer.error(node, f"{name}() argument must be a str in compiled code")
             result = T.BOOL
+        elif name == "join" and not (isinstance(args[0], T.List) and args[0].elem in (T.STR, None) or isinstance(
+                args[0], T.Tuple) and all(i == T.STR for i in args[0].items)):
+            raise typer.error(node, f"join() of {args[0]} is not supported in compiled code",
+                              "join a list or tuple of str")
         else:
             result = T.STR
     elif isinstance(recv, T.Dict):
