@@ -207,17 +207,20 @@ def _count_long_words(words):
     return n
 
 
-def test_list_of_str_argument_runs_in_cpython_or_errors_under_fullgraph():
-    """A list whose elements cannot cross (str) is a whole-function fallback,
-    and under fullgraph a FunctionNotCompilable naming why; never an internal error."""
+def test_a_list_argument_of_what_cannot_cross_runs_in_cpython_or_errors_under_fullgraph():
+    """A list of str compiles (tests/diff/test_str_lists.py); one whose
+    elements cannot cross (dicts) is a whole-function fallback naming the
+    argument, and under fullgraph an UnsupportedArgumentError; never an
+    internal error."""
     import warnings as _w
 
     from transpile import TranspileFallbackWarning
-    from transpile.diagnostics import FunctionNotCompilable
+    from transpile.diagnostics import UnsupportedArgumentError
 
-    with pytest.warns(TranspileFallbackWarning, match="a list of str cannot cross"):
-        assert jit(_count_long_words)(["a", "abcd", "hello"]) == 2
     with _w.catch_warnings():
-        _w.simplefilter("ignore")
-        with pytest.raises(FunctionNotCompilable, match="a list of str cannot cross"):
-            jit(_count_long_words, fullgraph=True)(["a", "abcd"])
+        _w.simplefilter("error")
+        assert jit(_count_long_words)(["a", "abcd", "hello"]) == 2
+    with pytest.warns(TranspileFallbackWarning, match="argument 'words': values of type 'dict'"):
+        assert jit(_count_long_words)([{1: 2}, {1: 2, 3: 4, 5: 6, 7: 8}]) == 1
+    with pytest.raises(UnsupportedArgumentError, match="values of type 'dict'"):
+        jit(_count_long_words, fullgraph=True)([{1: 2}])

@@ -271,11 +271,11 @@ elif sys.argv[1] == "argument":
 elif sys.argv[1] == "compiled":
     pick(np.arange(3.0), 5)
 else:
-    first_word(["a list of str runs in CPython"])
+    first_word([{"a list of dicts": "runs in CPython"}])
 '''
 
 USER_CALLS = {"typing": "mixed(np.ones(3))", "argument": 'needs_array({"a": 1})', "compiled": "pick(np.arange(3.0), 5)",
-              "in_python": 'first_word(["a list of str runs in CPython"])'}
+              "in_python": 'first_word([{"a list of dicts": "runs in CPython"}])'}
 
 
 @pytest.mark.parametrize("case", list(USER_CALLS))
