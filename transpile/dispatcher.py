@@ -30,8 +30,9 @@ from .options import Options, cache_enabled
 
 _TRANSLATING = RLock()  # one translation at a time; their C++ compiles run in parallel
 
-SUPPORTED = ("bool, int, float, complex, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
-             "complex64/complex128 (any shape and strides), tuples of these, None and functions (@jit, plain, lambdas, builtins); with backend='cuda' also "
+SUPPORTED = ("bool, int, float, complex, str, NumPy scalars, NumPy arrays of bool/int8-64/uint8-64/float32/float64/"
+             "complex64/complex128 (any shape and strides), tuples and lists of these, None, @jit_class instances "
+             "and functions (@jit, plain, lambdas, builtins); with backend='cuda' also "
              "device arrays (__cuda_array_interface__: CuPy, PyTorch CUDA tensors)")
 
 
