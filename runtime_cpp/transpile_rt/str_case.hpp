@@ -1,8 +1,9 @@
-// str.upper() and str.lower(): ASCII text mapped here, any other text by
-// Python's own methods (transpile/text_case.py), whose full Unicode case
-// mapping no table of ours repeats ('straße'.upper() is 'STRASSE', 'ΣΑΣ'
-// lowers to 'σας').  A module that uses them receives the host table and
-// holds the GIL (library Entry.needs_python).
+// str.upper(), str.lower() and repr() of a str: ASCII text here, any other
+// text by Python's own methods (transpile/text_case.py, builtins.repr), whose
+// Unicode tables (full case mapping: 'straße'.upper() is 'STRASSE'; which
+// code points repr escapes: '\u200b', '\x80') no table of ours repeats.  A
+// module that uses them receives the host table and holds the GIL (library
+// Entry.needs_python, TypedFunction.python_text).
 #pragma once
 #include "python_calls.hpp"
 #include "topy.hpp"
@@ -25,6 +26,10 @@ template <char From, char To> inline Str str_ascii_case(const Str &s) {
 inline Str str_upper(const Str &s) {
     if (!str_is_ascii(s)) return call_python<Str>("transpile.text_case", "upper", {box(s)});
     return str_ascii_case<'a', 'z'>(s);
+}
+inline Str str_repr(const Str &s) {
+    if (!str_is_ascii(s)) return call_python<Str>("builtins", "repr", {box(s)});
+    return repr_of(s);
 }
 inline Str str_lower(const Str &s) {
     if (!str_is_ascii(s)) return call_python<Str>("transpile.text_case", "lower", {box(s)});

@@ -122,3 +122,20 @@ def test_a_display_of_str_literals_given_to_a_library_call_is_read_while_compili
 
     a = np.arange(4.0)
     np.testing.assert_array_equal(double_in_place(a.copy()), double_in_place.py_func(a.copy()))
+
+
+@jit
+def reprs(s, names):
+    print((s, 1))
+    return f"{s!r}", "%r" % s, f"{names[0]!r}", f"[{s!r}]"
+
+
+@pytest.mark.parametrize("text", ["it's", 'a"b', "both'\"", "\t\x00\u200b", "e\u0301", "\x7f\x80", "\U0001F600",
+                                  "\u2028", "\xa0\xad"])
+def test_repr_of_any_text_is_pythons(text, capsys):
+    # which code points repr() escapes comes from Python's Unicode tables: compiled code asks Python
+    # for text that is not ASCII
+    expected = reprs.py_func(text, [text])
+    expected_text = capsys.readouterr().out
+    assert reprs(text, [text]) == expected
+    assert capsys.readouterr().out == expected_text

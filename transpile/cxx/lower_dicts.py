@@ -9,6 +9,7 @@ from ..passes.dicts import Op
 from .model import CExpr, Line
 from .types import ctype
 from ..frontend.str_format import PercentField, percent_fields
+from ..library.dicts import H_STR_CASE
 
 H_STR = "transpile_rt/str.hpp"
 H_DICT = "transpile_rt/dict.hpp"
@@ -161,10 +162,16 @@ class DictLowering:
             elif field.conversion == "f":  # float(x), as CPython's %f %e
                 parts.append(f'tr::format_printf("{printf_format(field.spec, T.FLOAT)}", double({x}))')
             elif t == T.STR:
-                parts.append(f"tr::repr_of({x})" if field.conversion == "r" else x)
+                parts.append(self.str_repr(x) if field.conversion == "r" else x)
             else:
                 parts.append(f"tr::str_of({x})")
         return self.joined(parts)
+
+    def str_repr(self, x: str) -> str:
+        """repr() of a str: its text that is not ASCII written by Python (str_case.hpp)."""
+        self.module.include(H_STR_CASE)
+        self.module.needs_host = True
+        return f"tr::str_repr({x})"
 
     def joined(self, parts: list) -> CExpr:
         """The concatenation of str expressions, each evaluated once, in order."""
@@ -180,7 +187,7 @@ class DictLowering:
         t = self.type_of(part.value)
         x = self.expr(part.value).code
         if t == T.STR:
-            return f"tr::repr_of({x})" if part.conversion == "r" else x
+            return self.str_repr(x) if part.conversion == "r" else x
         if not part.spec:
             return f"tr::str_of({x})"
         fmt = printf_format(part.spec, t)

@@ -14,6 +14,7 @@ from .container_rules import check_key, formattable
 
 H_STR = "transpile_rt/str.hpp"
 H_DICT = "transpile_rt/dict.hpp"
+H_STR_CASE = "transpile_rt/str_case.hpp"  # str methods and repr() that need Python's Unicode tables
 
 
 # ---- methods (passes/dicts.method_call types them; site_info = (name, receiver type)) -------
@@ -75,7 +76,7 @@ METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
                         "discard", "remove", "union", "intersection", "difference", "issubset", "startswith",
                         "endswith")}
 METHODS["join"] = Entry("join", None, _method_lower, (H_DICT, H_STR, "transpile_rt/list.hpp"))
-METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, "transpile_rt/str_case.hpp"),
+METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, H_STR_CASE),
                             needs_python=True) for name in ("upper", "lower")})
 
 

@@ -88,7 +88,7 @@ def _print(site):
 def _text(lw, t, code: str, repr_: bool) -> str:
     """C++ expression: the tr::Str CPython's str(x) (repr(x)) gives."""
     if t == T.STR:
-        return f"tr::repr_of({code})" if repr_ else code
+        return lw.str_repr(code) if repr_ else code
     if t == T.NONE:
         return "tr::print::none_text()"
     if _native(t, repr_) and isinstance(t, T.Scalar):

@@ -173,6 +173,8 @@ def e_FString(typer, node: h.FString):
                 ok = False
                 continue
             formattable(part, t, part.spec)
+            if part.conversion == "r" and t == T.STR:
+                typer.tf.python_text = True  # str_case.hpp str_repr
             if part.conversion == "r" and isinstance(t, T.Scalar) and not t.weak:
                 raise TypingError(f"repr() of a NumPy scalar ({t}) is not supported in compiled code: its text "
                                   "follows NumPy's print options (np.float64(1.5) or 1.5)", part.loc)
@@ -205,6 +207,8 @@ def _percent(typer, node, a, b):
             formattable(node, t, None)
         if field.conversion == "r" and not (t == T.STR or (number and t.weak)):
             raise typer.error(node, f"%r of {t} is not supported in compiled code")
+        if field.conversion == "r" and t == T.STR:
+            typer.tf.python_text = True  # str_case.hpp str_repr
     return Op("str_percent", T.STR, a, b)
 
 

@@ -199,7 +199,7 @@ def runs_python(program, tf, seen: set, unknown: bool = False) -> bool:
     if id(tf) in seen:
         return False
     seen.add(id(tf))
-    if tf.fallbacks:
+    if tf.fallbacks or tf.python_text:
         return True
     for kind, target, _ in tf.calls.values():
         if kind == "lib" and target.needs_python:
