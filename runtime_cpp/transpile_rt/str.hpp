@@ -81,6 +81,17 @@ inline Str str_concat(const Str &a, const Str &b) {
     return s;
 }
 
+// s * n: n copies (none for n <= 0); CPython's OverflowError for a length
+// past what a str can hold, MemoryError where it cannot be allocated.
+inline Str str_repeat(const Str &s, int64_t n) {
+    if (n <= 0 || s.len == 0) return Str();
+    if (n > INT64_MAX / s.len) raise(TR_ERR_OVERFLOW, "repeated string is too long");
+    char *p;
+    Str out = Str::make(s.len * n, &p);
+    for (int64_t i = 0; i < n; ++i, p += s.len) memcpy(p, s.data, size_t(s.len));
+    return out;
+}
+
 // Pieces joined once (f-strings): one allocation.
 template <class... S> inline Str str_join(const S &...parts) {
     int64_t n = 0;

@@ -139,3 +139,23 @@ def test_repr_of_any_text_is_pythons(text, capsys):
     expected_text = capsys.readouterr().out
     assert reprs(text, [text]) == expected
     assert capsys.readouterr().out == expected_text
+
+
+@jit
+def repeated(n, s):
+    return "-" * n, n * "ab", s * 2, s * -1, "x" * True
+
+
+def test_str_repetition():
+    for n in (0, 3, -2):
+        run_both(repeated, n, "é")
+    for n, text, error in ((2 ** 62, "ab", OverflowError), (2 ** 62, "a", MemoryError)):
+        with pytest.raises(error):
+            times.py_func(n, text)
+        with pytest.raises(error):
+            times(n, text)
+
+
+@jit
+def times(n, s):
+    return s * n

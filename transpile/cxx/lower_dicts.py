@@ -258,6 +258,10 @@ class DictLowering:
         if ops.kind == "str_concat":
             self.use_str()
             return CExpr(f"tr::str_concat({a.code}, {b.code})")
+        if ops.kind == "str_repeat":
+            self.use_str()
+            text, count = (a, b) if at == T.STR else (b, a)
+            return CExpr(f"tr::str_repeat({text.code}, int64_t({count.code}))")
         self.use_dict()
         rt = ops.result
         return CExpr(f"tr::{ops.kind}({self.convert(a, at, rt)}, {self.convert(b, bt, rt)})")

@@ -217,6 +217,9 @@ def binop(typer, node, op, a, b):
     if isinstance(a, T.Str) or isinstance(b, T.Str):
         if op == "+" and a == T.STR and b == T.STR:
             return Op("str_concat", T.STR, a, b)
+        count = b if a == T.STR else a
+        if op == "*" and T.STR in (a, b) and isinstance(count, T.Scalar) and count.kind in "biu":
+            return Op("str_repeat", T.STR, a, b)  # "-" * n: empty for n <= 0
         if op == "%" and isinstance(node, h.BinOp) and isinstance(node.left, h.Const) \
                 and isinstance(node.left.value, str):
             return _percent(typer, node, a, b)
