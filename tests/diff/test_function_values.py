@@ -253,3 +253,17 @@ def test_a_function_returned_to_python_is_the_same_object():
         warnings.simplefilter("ignore", TranspileFallbackWarning)
         assert identity(square) is square
         assert identity(decay) is decay
+
+
+@jit
+def apply_by_keyword(f=None, x=0.0):
+    return f(x)
+
+
+@jit
+def passes_by_keyword_only(x):
+    return apply_by_keyword(f=square, x=x) + apply_by_keyword(x=x, f=cube)
+
+
+def test_a_function_passed_by_keyword_alone():
+    check(passes_by_keyword_only, 1.5)

@@ -107,9 +107,10 @@ class CallTyping:
                                {k.name: k.value for k in node.keywords})
 
     def star_call(self, node: h.Call):
-        """A call with `*t` among its arguments, t a tuple (`f(t, y, *params)`):
-        compiled when it reaches a @jit or plain Python function, whose
-        parameters then take the tuple's items one by one."""
+        """A call with `*t` among its arguments, t a tuple: a @jit or plain
+        Python function's parameters take the items one by one (`f(t, y,
+        *params)`); a library function or an array method gets them written
+        out (unpacked_call)."""
         func = node.func
         if isinstance(func, h.Name) and func.id in self.local_defs:
             typed = self.call_arguments(node)
@@ -150,14 +151,9 @@ class CallTyping:
                 if not isinstance(a, h.Starred):
                     args.append(a)
                     continue
-                t = self.expr(a.value)
+                t = self.unpacked_tuple(a)
                 if t is None:
                     return None
-                if not isinstance(t, T.Tuple):
-                    raise self.error(a, f"only a tuple can be unpacked with `*` into a call's arguments in "
-                                        f"compiled code, not {t}", "convert it with tuple(...), or pass its items "
-                                                                   "one by one")
-                self.record(a, t)
                 if isinstance(a.value, h.TupleExpr):
                     args.extend(a.value.elts)
                 elif isinstance(a.value, h.Name):  # reading a variable again has no effect: once per item
@@ -170,6 +166,15 @@ class CallTyping:
         if call in self.tf.calls:  # what the analyses ask of a call (its effects, its entry) holds for both
             self.tf.calls[node] = self.tf.calls[call]
         return t
+
+    def unpacked_tuple(self, a: h.Starred):
+        """The tuple type `*value` unpacks (recorded as the Starred node's
+        type), or None while it is not known."""
+        t = self.expr(a.value)
+        if t is not None and not isinstance(t, T.Tuple):
+            raise self.error(a, f"only a tuple can be unpacked with `*` into a call's arguments in compiled code, "
+                                f"not {t}", "convert it with tuple(...), or pass its items one by one")
+        return self.record(a, t)
 
     def e_Starred(self, node: h.Starred):
         raise UnsupportedSyntaxError("`*` unpacking is compiled only among the arguments of a call", node.loc)
@@ -194,11 +199,8 @@ class CallTyping:
             if not isinstance(a, h.Starred):
                 args.append(self.number(a, self.expr(a)))
                 continue
-            t = self.expr(a.value)
-            if t is not None and not isinstance(t, T.Tuple):
-                raise self.error(a, f"only a tuple can be unpacked with `*` into a call's arguments in compiled "
-                                    f"code, not {t}", "convert it with tuple(...), or pass its items one by one")
-            args.extend(self.record(a, t).items if t is not None else [None])
+            t = self.unpacked_tuple(a)
+            args.extend(t.items if t is not None else [None])
         kwargs = {k.name: self.number(k.value, self.expr(k.value)) for k in node.keywords}
         if any(t is None for t in args) or any(t is None for t in kwargs.values()):
             return None
@@ -235,7 +237,7 @@ class CallTyping:
         import inspect
 
         positions = self.positional_sources(node) if isinstance(node, h.Call) and receiver is None else []
-        if positions and len(args) == len(positions):
+        if isinstance(node, h.Call) and receiver is None and len(args) == len(positions):
             args = [function_values.as_value(self, node.args[where], t) if kind == "pos" else t
                     for (kind, where), t in zip(positions, args)]
             kw_nodes = {k.name: k.value for k in node.keywords}
