@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..hir import nodes as h
 from ..hir import types as T
 from .model import CExpr, Line
+from .order import simple_code
 from .types import SCALAR_CTYPES, ctype
 
 H_LIST = "transpile_rt/list.hpp"
@@ -36,10 +37,6 @@ def elem_of(t: T.List) -> T.Type:
     return T.INT if t.elem is None else t.elem
 
 
-def _simple(code: str) -> bool:
-    return code.isidentifier() or code.lstrip("-").replace(".", "", 1).isdigit() or code in ("true", "false")
-
-
 class ListLowering:
     def use_lists(self):
         self.module.include(H_LIST)
@@ -55,8 +52,8 @@ class ListLowering:
         items = [self.convert(self.expr(x), self.type_of(x), e) for x in node.elts]
         if not items:
             return CExpr(f"tr::List<{ctype(e)}>::make()")
-        if sum(not _simple(i) for i in items) > 1:  # Python evaluates the items left to right
-            items = [i if _simple(i) else self.hoist(i) for i in items]
+        if sum(not simple_code(i) for i in items) > 1:  # Python evaluates the items left to right
+            items = [i if simple_code(i) else self.hoist(i) for i in items]
         return CExpr(f"tr::list_of<{ctype(e)}>({', '.join(items)})")
 
     def x_ListComp(self, node: h.ListComp) -> CExpr:
@@ -150,7 +147,7 @@ class ListLowering:
         idx = target.index[0]
         if info.kind == "list_item":
             code = self.convert(value, vt, elem_of(lt))
-            if not _simple(code):  # Python evaluates the value before the index
+            if not simple_code(code):  # Python evaluates the value before the index
                 code = self.hoist(code)
             self.emit(f"tr::list_store_at({base}, {self.int_code(idx, 'item')}) = {code};")
         else:
@@ -218,7 +215,7 @@ class ListLowering:
                 n = len(bt.items)
                 code = "(" + " || ".join(f"tr::py_eq(std::get<{i}>({tup}), {a.code})" for i in range(n)) + ")" \
                     if n else "false"
-                if n > 1 and not _simple(a.code):
+                if n > 1 and not simple_code(a.code):
                     val = self.hoist(a.code)
                     code = "(" + " || ".join(f"tr::py_eq(std::get<{i}>({tup}), {val})" for i in range(n)) + ")"
             else:
