@@ -308,29 +308,34 @@ template <class T, class V> inline int64_t list_count(const List<T> &l, const V 
     return c;
 }
 
-template <class V> inline void not_in_list(const V &v) {
-    if constexpr (is_int<V>::value && sizeof(V) > 1) {
-        raise(TR_ERR_VALUE, "%lld is not in list", (long long)v);
-    } else if constexpr (__is_same(V, Str)) {  // 'bb' is not in list: the str's repr
+// ValueError: <the value's repr> is not in list.  numpy_type says whose repr
+// that is: null for a Python value, "np.int64" (...) for a NumPy scalar's
+// np.int64(5), "" where compiled code cannot write it as Python would.
+template <class V> inline void not_in_list(const V &v, const char *numpy_type) {
+    if constexpr (__is_same(V, Str)) {  // 'bb' is not in list
         Str text = repr_of(v);
         raise(TR_ERR_VALUE, "%.*s is not in list", int(text.len), text.data);
-    } else {  // a float's repr depends on its Python type, which is not known here
+    } else if constexpr (__is_same(V, bool) || is_int<V>::value || __is_same(V, double)) {
+        if (numpy_type && !*numpy_type) raise(TR_ERR_VALUE, "value is not in list");
+        if (numpy_type && __is_same(V, bool)) raise(TR_ERR_VALUE, "np.%s_ is not in list", v ? "True" : "False");
+        Str text = str_of(v);
+        if (numpy_type) raise(TR_ERR_VALUE, "%s(%.*s) is not in list", numpy_type, int(text.len), text.data);
+        raise(TR_ERR_VALUE, "%.*s is not in list", int(text.len), text.data);
+    } else {
         raise(TR_ERR_VALUE, "value is not in list");
     }
 }
 
-template <class T, class V> inline int64_t list_find(const List<T> &l, const V &v, int64_t lo, int64_t hi) {
+template <class T, class V>
+inline int64_t list_find(const List<T> &l, const V &v, int64_t lo, int64_t hi, const char *numpy_type) {
     const int64_t n = l.size();
     if (lo < 0) lo = lo + n < 0 ? 0 : lo + n;
     if (hi < 0) hi = hi + n < 0 ? 0 : hi + n;
     if (hi > n) hi = n;
     for (int64_t i = lo; i < hi; ++i)
         if (py_eq(l[i], v)) return i;
-    not_in_list(v);
+    not_in_list(v, numpy_type);
     return -1;
-}
-template <class T, class V> inline int64_t list_find(const List<T> &l, const V &v) {
-    return list_find(l, v, 0, INT64_MAX);
 }
 
 template <class T, class V> inline none_t list_remove(const List<T> &l, const V &v) {

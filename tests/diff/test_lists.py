@@ -285,3 +285,19 @@ def test_empty_or_mixed_list_from_python_runs_in_cpython():
         assert f([1, 2.5]) == 2
     with pytest.raises(TypeError, match="empty list"):
         jit(count_items)([])
+
+
+@jit
+def index_of(xs, v):
+    return xs.index(v)
+
+
+@pytest.mark.parametrize("xs, v", [([1, 2], 5), ([1.5, 2.5], 3.25), ([True], False), ([1, 2], np.int64(7)),
+                                   ([1.0], np.float64(0.1)), ([1], np.int32(3)), ([True], np.False_)])
+def test_index_of_a_missing_value_words_it_as_cpython(xs, v):
+    # the message writes the value's repr: a Python number's, or NumPy's np.int64(7)
+    with pytest.raises(ValueError) as python:
+        index_of.py_func(list(xs), v)
+    with pytest.raises(ValueError) as compiled:
+        index_of(list(xs), v)
+    assert str(compiled.value) == str(python.value)

@@ -105,10 +105,9 @@ def _method(name):
         if name in ("remove", "count"):
             return CExpr(f"tr::list_{name}({recv}, {args[0].code})")
         if name == "index":
-            extra = "".join(f", int64_t({a.code})" for a in args[1:])
-            if len(args) == 2:
-                extra += ", INT64_MAX"
-            return CExpr(f"tr::list_find({recv}, {args[0].code}{extra})")
+            lo = f"int64_t({args[1].code})" if len(args) > 1 else "0"
+            hi = f"int64_t({args[2].code})" if len(args) > 2 else "INT64_MAX"
+            return CExpr(f"tr::list_find({recv}, {args[0].code}, {lo}, {hi}, {_numpy_type(types[0])})")
         if name == "copy":
             return CExpr(f"tr::list_copy({recv})")
         if name == "sort":
@@ -194,6 +193,15 @@ def _minmax(which):
 
 wrap(builtins.min, "min", *_minmax("min"))
 wrap(builtins.max, "max", *_minmax("max"))
+
+
+def _numpy_type(t) -> str:
+    """How list.index's ValueError writes the value (list.hpp not_in_list):
+    nullptr for a Python value, "np.int64" for a NumPy scalar's repr, "" where
+    compiled code cannot write it (np.float32's shortest digits, complex)."""
+    if not isinstance(t, T.Scalar) or t.weak:
+        return "nullptr"
+    return f'"np.{t.dtype}"' if t.kind in "iub" or t.dtype == "float64" else '""'
 
 
 def _seq_elem(site, t):
