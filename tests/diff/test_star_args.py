@@ -207,18 +207,38 @@ def test_star_args_parameters_called_from_compiled_code():
         calls_variadic(0.0, (1.0, 2.0))
 
 
-def test_kwargs_and_unsupported_star_args_bodies_run_as_python():
+@jit
+def loop_over_extras(x, *rest):
+    for v in rest:  # given no extra arguments, the body never runs
+        x += v
+    else:
+        x *= 2
+    return x
+
+
+def only_in_the_loop(*rest):
+    for v in rest:
+        last = v
+    return last  # UnboundLocalError when rest is empty
+
+
+def test_a_loop_over_no_extra_arguments():
+    check(loop_over_extras, 1.5)
+    check(loop_over_extras, 1.5, 2.0, 3.0)
+    f = plain_jit(only_in_the_loop)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the loop assigns what nothing else does: it runs as Python
+        assert f(1.0, 2.0) == 2.0
+        with pytest.raises(UnboundLocalError):
+            f()
+
+
+def test_kwargs_run_as_python():
     def named(x, **options):
         return x + len(options)
-
-    def loop_over_nothing(x, *rest):
-        for v in rest:  # an empty tuple has no item type to compile the loop with
-            x += v
-        return x
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert plain_jit(named)(1.0, a=1, b=2) == 3.0
-        assert plain_jit(loop_over_nothing)(1.0) == 1.0
     with pytest.raises(TranspileError, match=r"\*\*kwargs parameter is not supported"):
         jit(named)(1.0, a=1)

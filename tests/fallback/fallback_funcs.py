@@ -105,7 +105,7 @@ def annotated_complex(x):
 
 @jit
 def mismatched(n):
-    x = "not a number" * n  # @jit.typing: () -> float32
+    x = "not a number".zfill(n)  # @jit.typing: () -> float32
     return x
 
 
@@ -130,7 +130,7 @@ def any_to_float(a):
 
 @jit
 def any_bad_conversion(n):
-    word = "abc" * n
+    word = "abc".zfill(n)
     return word + 1
 
 

@@ -84,6 +84,11 @@ class LoopLowering:
         self.emit(f"TR_POLL_INTERRUPT(tr_line = {loop.loc.line});" if self.track_lines else "TR_POLL_INTERRUPT();")
 
     def s_For(self, s: h.For):
+        it = self.tf.loops[s]
+        if isinstance(it, T.Tuple) and not it.items:  # its body never runs (passes/infer_statements.py)
+            self.emit(f"(void)({self.expr(s.iter).code});  // a loop over an empty tuple")
+            self.block(s.orelse)
+            return
         loop = self.tf.parallel.get(s)
         if loop is not None:
             if loop.sequential is None:

@@ -126,6 +126,19 @@ def all_writes(stmts) -> set:
     return out
 
 
+def outside_loop(stmts, loop, names) -> set:
+    """Names (stmt_writes or stmt_reads of each statement) of the statements
+    other than the `for` statement `loop` (its own target) and its body."""
+    out = set()
+    for s in stmts:
+        if s is not loop:
+            out |= {n if isinstance(n, str) else n.id for n in names(s)}
+        for b in nested_blocks(s):
+            if not (s is loop and b is s.body):
+                out |= outside_loop(b, loop, names)
+    return out
+
+
 def root_name(node):
     while isinstance(node, h.Subscript):
         node = node.value

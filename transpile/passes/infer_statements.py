@@ -14,6 +14,7 @@ from . import optional  # None-or-a-value
 from . import function_values  # functions passed, stored and returned as values
 from . import records  # record arrays and records
 from . import trys  # try/except
+from .hir_walk import all_writes, outside_loop, stmt_reads, stmt_writes
 from .raise_codes import RAISE_CODES
 from ..library.container_rules import formattable
 
@@ -165,11 +166,23 @@ class StatementTyping:
         it = optional.iterable(self, s.iter, it)
         if it is None:
             return
-        elem = self.element_type(s.iter, it)
         self.tf.loops[s] = it
+        if isinstance(it, T.Tuple) and not it.items and self.typed_without_body(s):
+            self.block(s.orelse)  # `for v in args` given no extra arguments: the body never runs
+            return
+        elem = self.element_type(s.iter, it)
         self.bind(s.target, elem, s)
         self.block(s.body)
         self.block(s.orelse)
+
+    def typed_without_body(self, s: h.For) -> bool:
+        """Whether every name the loop assigns (its body's, and its target
+        where it is read after) is assigned elsewhere too, so that its type is
+        known without the body; else the loop runs as Python (a name it
+        would assign stays unassigned)."""
+        fn = self.fn.body
+        needed = all_writes(s.body) | (set(stmt_writes(s)) & outside_loop(fn, s, stmt_reads))
+        return needed <= outside_loop(fn, s, stmt_writes) | set(self.tf.params)
 
     def element_type(self, node, it: T.Type) -> T.Type:
         if isinstance(it, T.LibIter):  # np.ndindex, np.nditer, a.flat, ... (library/numpy_iter.py)
@@ -200,7 +213,7 @@ class StatementTyping:
             if it.homogeneous is None and it.items:
                 raise self.error(node, f"iteration over a tuple of mixed types {it}",
                                  "index the tuple with constants instead")
-            if not it.items:
+            if not it.items:  # a comprehension or generator over (): no item type to give its variable
                 raise self.error(node, "iteration over an empty tuple")
             return it.homogeneous
         raise self.error(node, f"cannot iterate over {it} in compiled code")
