@@ -20,7 +20,7 @@ from . import timing
 from .build import cache
 from .build.loader import entry_address, init_regions
 from .diagnostics import (FunctionNotCompilable, GeneratedCodeError, InternalError, NoCompilerError,
-                          TranspileFallbackWarning, UnsupportedArgumentError)
+                          TranspileFallbackWarning, TypingError, UnsupportedArgumentError)
 from .frontend.capture import captured_text, key_part, remember_call
 from .frontend.source import source_hash
 from .hashing import value_digest as _value_hash
@@ -236,7 +236,7 @@ class JitFunction:
         except NoCompilerError as exc:  # no usable C++ compiler, nothing prebuilt: importhook's one policy
             _PREBUILT[1](self, types, exc)  # a NoCompilerWarning, or the error under fullgraph
             python_reason = ""  # warned
-        except FunctionNotCompilable as exc:
+        except (FunctionNotCompilable, TypingError) as exc:  # a TypingError here is about the whole function
             if self.options.fullgraph:
                 raise
             self._python_mode[types] = python_reason = str(exc)

@@ -224,3 +224,25 @@ def test_a_list_argument_of_what_cannot_cross_runs_in_cpython_or_errors_under_fu
         assert jit(_count_long_words)([{1: 2}, {1: 2, 3: 4, 5: 6, 7: 8}]) == 1
     with pytest.raises(UnsupportedArgumentError, match="values of type 'dict'"):
         jit(_count_long_words, fullgraph=True)([{1: 2}])
+
+
+def _untypable_on_a_path(n):
+    xs = []
+    if n > 5:
+        y = xs[0]  # an element of a list that never gets one: no type to give it
+        return y
+    return n
+
+
+def test_a_function_whose_types_do_not_settle_runs_in_cpython():
+    """A typing error about the whole function (not one statement) is a
+    whole-function fallback, not an error the call raises: CPython's results."""
+    from transpile import TranspileFallbackWarning
+    from transpile.diagnostics import TypingError
+
+    with pytest.warns(TranspileFallbackWarning, match="cannot determine the type of this expression"):
+        assert jit(_untypable_on_a_path)(1) == 1
+    with pytest.raises(IndexError):
+        jit(_untypable_on_a_path)(7)
+    with pytest.raises(TypingError, match="cannot determine the type"):
+        jit(_untypable_on_a_path, fullgraph=True)(1)

@@ -163,7 +163,8 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
                 break
             if not self.changed and self.unknown:
                 node = self.unknown[0]
-                raise TypingError(f"cannot determine the type of '{getattr(node, 'id', '?')}'", node.loc,
+                what = f"'{node.id}'" if isinstance(node, h.Name) else "this expression"
+                raise TypingError(f"cannot determine the type of {what}", node.loc,
                                   "assign the variable before it is used on every path")
         else:
             raise TypingError("types did not settle (a value keeps widening)", self.fn.loc)
