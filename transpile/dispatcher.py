@@ -237,8 +237,8 @@ class JitFunction:
             _PREBUILT[1](self, types, exc)  # a NoCompilerWarning, or the error under fullgraph
             python_reason = ""  # warned
         except (FunctionNotCompilable, TypingError) as exc:  # a TypingError here is about the whole function
-            if self.options.fullgraph:
-                raise
+            if self.options.fullgraph or (isinstance(exc, TypingError) and self.construct is not None):
+                raise  # (a @jit_class whose layout cannot be made: an error about the class)
             self._python_mode[types] = python_reason = str(exc)
         except GeneratedCodeError as exc:
             self._build_failures[types] = exc
