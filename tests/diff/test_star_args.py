@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pytest
 
-from transpile import TranspileError
+from transpile import TranspileError, TranspileFallbackWarning
 from transpile import jit as plain_jit
 
 from ._support import jit
@@ -242,3 +242,18 @@ def test_kwargs_run_as_python():
         assert plain_jit(named)(1.0, a=1, b=2) == 3.0
     with pytest.raises(TranspileError, match=r"\*\*kwargs parameter is not supported"):
         jit(named)(1.0, a=1)
+
+
+def square(x):
+    return x * x
+
+
+def reads_functions(x):
+    fs = (square, square)
+    text = str(fs)  # runs as Python, and would need the tuple of compiled function values
+    return fs[0](x), len(text) > 0
+
+
+def test_a_tuple_python_cannot_be_handed_names_why_the_function_runs_as_python():
+    with pytest.warns(TranspileFallbackWarning, match=r"a statement that runs as Python reads 'fs'"):
+        assert plain_jit(reads_functions)(2.0) == reads_functions(2.0)

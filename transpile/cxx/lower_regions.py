@@ -53,7 +53,11 @@ class RegionLowering:
             if n in self.tf.path_types.tagged:  # a Python float or an np.float64 by path: its flag says which
                 weak = f", {self.weak_flag_of(n)}"
             if isinstance(t, (T.Dict, T.Set, T.Tuple)):  # fallback code reads a copy (a new Python dict/set/tuple)
-                boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
+                try:
+                    boxes.append(f"tr::box({self.py_object(t, self.var(n))})")
+                except TypeError as exc:  # lower_dicts.to_py: e.g. a tuple of compiled function values
+                    raise FunctionNotCompilable(f"a statement that runs as Python reads '{n}': {exc}",
+                                                infos[0].stmt.loc, "the whole function runs in CPython") from None
                 continue
             boxes.append(f"tr::box({self.var(n)}{weak})")
         # inputs that may be unassigned: the region deletes them first, so Python raises
