@@ -41,8 +41,8 @@ def euler(f, y0, n, dt, params):
 
 
 @jit
-def star_first(f, params, t, y):
-    return f(*params, t, y) if False else f(t, y, *params)
+def star_first(f, params, k, c):
+    return f(*params, k, c)  # the tuple fills the leading parameters
 
 
 @jit
@@ -84,7 +84,7 @@ def test_a_tuple_unpacked_into_the_right_hand_side():
 
 
 def test_stars_anywhere_among_the_arguments():
-    check(star_first, decay, (0.5, 0.1), 0.0, 2.0)
+    check(star_first, decay, (0.25, 2.0), 0.5, 0.1)
     check(two_stars, decay, (0.0, 2.0), (0.5, 0.1))
     check(two_stars, decay, (), (0.0, 2.0, 0.5, 0.1))
     check(star_then_keyword, forced, 0.5, 1.0, (3.0,))
