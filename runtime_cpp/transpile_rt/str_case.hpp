@@ -3,7 +3,7 @@
 // Unicode tables (full case mapping: 'straße'.upper() is 'STRASSE'; which
 // code points repr escapes: '\u200b', '\x80') no table of ours repeats.  A
 // module that uses them receives the host table and holds the GIL (library
-// Entry.needs_python, TypedFunction.python_text).
+// Entry.needs_python: library/dicts.py STR_REPR for repr()).
 #pragma once
 #include "python_calls.hpp"
 #include "topy.hpp"

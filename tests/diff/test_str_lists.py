@@ -13,6 +13,9 @@ import copy
 import numpy as np
 import pytest
 
+from transpile import jit as plain_jit
+from transpile import prange
+
 from ._support import jit
 
 
@@ -159,3 +162,17 @@ def test_str_repetition():
 @jit
 def times(n, s):
     return s * n
+
+
+def _repr_lengths(s, n):
+    out = np.zeros(n, dtype=np.int64)
+    for i in prange(n):
+        out[i] = len(f"{s!r}") + i
+    return out
+
+
+def test_a_prange_loop_writing_text_through_python_runs_in_order():
+    # repr() of text that is not ASCII calls into Python, which worker threads may not do
+    f = plain_jit(_repr_lengths, jit_level="O1")
+    np.testing.assert_array_equal(f("a\u200bé", 8), _repr_lengths("a\u200bé", 8))
+    assert "prange loop run in order: line" in f.inspect_cxx()

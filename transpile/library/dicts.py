@@ -76,6 +76,9 @@ METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
                         "discard", "remove", "union", "intersection", "difference", "issubset", "startswith",
                         "endswith")}
 METHODS["join"] = Entry("join", None, _method_lower, (H_DICT, H_STR, "transpile_rt/list.hpp"))
+# repr() of a str in an f-string or %r (cxx/lower_dicts.py str_repr): not a call, but recorded as one in
+# tf.calls, so that what asks whether code runs Python (prange, try bodies, callers) sees it
+STR_REPR = Entry("repr", None, None, (H_STR_CASE,), needs_python=True)
 METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, H_STR_CASE),
                             needs_python=True) for name in ("upper", "lower")})
 

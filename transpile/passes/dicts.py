@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
+from ..library import dicts as L
 from ..library.container_rules import check_key, check_value, formattable
 from ..frontend.str_format import PercentField, percent_fields
 from .containers import exact_join
@@ -174,7 +175,7 @@ def e_FString(typer, node: h.FString):
                 continue
             formattable(part, t, part.spec)
             if part.conversion == "r" and t == T.STR:
-                typer.tf.python_text = True  # str_case.hpp str_repr
+                _calls_python_for_text(typer, part)
             if part.conversion == "r" and isinstance(t, T.Scalar) and not t.weak:
                 raise TypingError(f"repr() of a NumPy scalar ({t}) is not supported in compiled code: its text "
                                   "follows NumPy's print options (np.float64(1.5) or 1.5)", part.loc)
@@ -208,8 +209,13 @@ def _percent(typer, node, a, b):
         if field.conversion == "r" and not (t == T.STR or (number and t.weak)):
             raise typer.error(node, f"%r of {t} is not supported in compiled code")
         if field.conversion == "r" and t == T.STR:
-            typer.tf.python_text = True  # str_case.hpp str_repr
+            _calls_python_for_text(typer, node)
     return Op("str_percent", T.STR, a, b)
+
+
+def _calls_python_for_text(typer, node) -> None:
+    """repr() of a str at `node`: text that is not ASCII is written by Python (str_case.hpp str_repr)."""
+    typer.tf.calls[node] = ("lib", L.STR_REPR, None)
 
 
 def binop(typer, node, op, a, b):
@@ -324,8 +330,6 @@ STR_METHODS = {"startswith": (1, 1), "endswith": (1, 1), "upper": (0, 0), "lower
 
 
 def method_call(typer, node: h.Call, recv, name: str):
-    from ..library import dicts as L
-
     recv_node = node.func.value
     args = [typer.expr(a) for a in node.args]
     if node.keywords:

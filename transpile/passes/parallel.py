@@ -179,7 +179,7 @@ def _sequential_reason(typer, loop, nested: bool) -> str | None:
             return (f"'{n.id}' comes from Python (JIT Fallback) and Python owns its memory: the prange loop runs "
                     "in order")
     for n in walk_body(loop.body):
-        call = tf.calls.get(n) if isinstance(n, h.Call) else None
+        call = tf.calls.get(n)  # calls, and the f-strings that write text through Python (STR_REPR)
         if call and call[0] == "lib" and call[1].needs_python:
             return (f"line {n.loc.line} calls {call[1].name}(), which needs the interpreter lock: the prange loop "
                     "runs in order")
@@ -199,7 +199,7 @@ def runs_python(program, tf, seen: set, unknown: bool = False) -> bool:
     if id(tf) in seen:
         return False
     seen.add(id(tf))
-    if tf.fallbacks or tf.python_text:
+    if tf.fallbacks:
         return True
     for kind, target, _ in tf.calls.values():
         if kind == "lib" and target.needs_python:

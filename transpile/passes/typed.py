@@ -19,7 +19,6 @@ class TypedFunction:
     types: dict = field(default_factory=dict)  # expr node -> Type
     ops: dict = field(default_factory=dict)  # BinOp/UnaryOp/AugAssign/Compare node -> OpTypes
     calls: dict = field(default_factory=dict)  # Call node -> (kind, target, info)
-    python_text: bool = False  # repr() of a str in an f-string or %r: Python writes text that is not ASCII
     unpacked: dict = field(default_factory=dict)  # Call with `*t` into a library call -> the Call it is, items apart
     subscripts: dict = field(default_factory=dict)  # Subscript node -> indexing.IndexInfo
     consts: dict = field(default_factory=dict)  # Name/Attribute node -> frozen global value
