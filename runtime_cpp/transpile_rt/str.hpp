@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <initializer_list>
 #include "abi.h"
 #include "error.hpp"
 #include "float_int.hpp"
@@ -92,18 +91,7 @@ inline Str str_repeat(const Str &s, int64_t n) {
     return out;
 }
 
-// Pieces joined once (f-strings): one allocation.
-template <class... S> inline Str str_join(const S &...parts) {
-    int64_t n = 0;
-    ((n += parts.len), ...);
-    char *p;
-    Str s = Str::make(n, &p);
-    ((memcpy(p, parts.data, size_t(parts.len)), p += parts.len), ...);
-    return s;
-}
-
-// sep.join(items): items a list of strs (size() and [i]), or a tuple's strs
-// in an initializer list.
+// sep.join(items), one allocation: items counted by n and read by at(i).
 template <class At> inline Str str_sep_join_n(const Str &sep, int64_t n, At at) {
     int64_t total = n > 1 ? sep.len * (n - 1) : 0;
     for (int64_t i = 0; i < n; ++i) total += at(i).len;
@@ -117,12 +105,20 @@ template <class At> inline Str str_sep_join_n(const Str &sep, int64_t n, At at) 
     }
     return s;
 }
+// A list of strs.
 template <class Items> inline Str str_sep_join(const Str &sep, const Items &items) {
     return str_sep_join_n(sep, int64_t(items.size()), [&](int64_t i) -> const Str & { return items[i]; });
 }
-inline Str str_sep_join(const Str &sep, std::initializer_list<Str> items) {
-    return str_sep_join_n(sep, int64_t(items.size()), [&](int64_t i) -> const Str & { return items.begin()[i]; });
+// Strs given one by one (a tuple's; no sep: an f-string's pieces), not copied.
+template <class... S> inline Str str_join_sep(const Str &sep, const S &...parts) {
+    if constexpr (sizeof...(S) == 0) {
+        return Str();
+    } else {
+        const Str *items[] = {&parts...};
+        return str_sep_join_n(sep, int64_t(sizeof...(S)), [&](int64_t i) -> const Str & { return *items[i]; });
+    }
 }
+template <class... S> inline Str str_join(const S &...parts) { return str_join_sep(Str(), parts...); }
 
 inline bool str_contains(const Str &hay, const Str &needle) {
     if (needle.len == 0) return true;

@@ -31,8 +31,8 @@ def _method_lower(ls):
             return CExpr(f"tr::str_{name}({r})")
         if name == "join":
             if isinstance(types[0], T.Tuple):
-                return CExpr(f"std::apply([&](const auto &...tr_parts) {{ return tr::str_sep_join({r}, "
-                             f"{{tr_parts...}}); }}, {args[0].code})")
+                return CExpr(f"std::apply([&](const auto &...tr_parts) {{ return tr::str_join_sep({r}, "
+                             f"tr_parts...); }}, {args[0].code})")
             lw.use_lists()
             items = args[0].code if types[0].elem is not None else f"tr::List<tr::Str>({args[0].code})"  # `[]`
             return CExpr(f"tr::str_sep_join({r}, {items})")
