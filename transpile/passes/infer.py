@@ -107,6 +107,7 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         self.def_types: dict = {}  # definition (store target, passes/reaching.py) -> type of the value it assigns
         self.def_consts: dict = {}  # definition -> the int constant it assigns
         self.local_defs: dict = {}  # name -> (def statement, function object) of nested functions
+        self.library_args: set = set()  # list displays given to library calls: read while compiling (lists.py)
         self.find_local_defs(self.fn.body)
         self.local_lambdas = lambdas.find_local_lambdas(self)  # f = lambda ...
 

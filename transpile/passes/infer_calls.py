@@ -61,7 +61,7 @@ class CallTyping:
                 entry = lookup_method(recv, func.attr)
                 if entry is None:
                     raise self.error(func, f"'{recv}' has no method '{func.attr}' in compiled code")
-                self.library_args = getattr(self, "library_args", set()) | _displays(node)
+                self.library_args |= _displays(node)
                 typed = self.call_arguments(node)
                 if typed is None:
                     return None
@@ -75,7 +75,7 @@ class CallTyping:
             raise UnsupportedSyntaxError("calling a value made by fallback code is not supported in compiled code",
                                          node.loc)
         if isinstance(callee_t, T.CompileTimeValue) and lookup_callable(callee_t.value) is not None:
-            self.library_args = getattr(self, "library_args", set()) | _displays(node)  # read while compiling
+            self.library_args |= _displays(node)  # read while compiling
         if isinstance(callee_t, T.CompileTimeValue) and id(callee_t.value) in lists._promoting():
             self.promote_ok = getattr(self, "promote_ok", set()) | {a for a in node.args if isinstance(a, h.ListExpr)}
             if id(callee_t.value) in lists.ARRAY_COERCING and node.args:

@@ -97,7 +97,7 @@ def e_ListExpr(typer, node: h.ListExpr):
     types = [typer.expr(e) for e in node.elts]
     if any(t is None for t in types):
         return None
-    if node in getattr(typer, "library_args", ()) and node.elts and all(
+    if node in typer.library_args and node.elts and all(
             isinstance(e, h.Const) and isinstance(e.value, str) or isinstance(t, T.CompileTimeValue)
             and t.value is e for e, t in zip(node.elts, types)):
         # a display of str literals given to a library call (np.nditer(op_flags=[["readwrite"]])):
