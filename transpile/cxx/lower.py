@@ -14,7 +14,7 @@ from ..passes import recursion
 from ..passes.assigned import assigned_names
 from ..passes.infer import Program
 from ..passes.typed import TypedFunction
-from ..passes import signs, unbound
+from ..passes import divisors, signs, unbound
 from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
 from .lower_bounds import BoundsLowering
@@ -277,6 +277,9 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
         self.signs = signs.Signs(tf)  # float values never negative: sqrt without its check
         self.setup_speculation()
         self.setup_bounds()
+        # `x % m` / `x // m` with m fixed through a loop: a reciprocal cache each (ops/divisor.hpp)
+        self.cached_divisions = divisors.invariant_divisions(self.fn) if module.options.backend == "cpu" else set()
+        self.divisor_caches: list[str] = []  # their declarations, among the function's locals
 
     # ---- helpers used by library entries ------------------------------------
 
@@ -362,6 +365,7 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
             self.emit("tr::RecursionGuard tr_recursion_guard;")
         self.read_live_globals()
         self.block(self.fn.body)
+        locals_ += self.divisor_caches
         ends_with_return = self.fn.body and isinstance(self.fn.body[-1], h.Return)
         if tf.return_type == T.NONE or isinstance(tf.return_type, T.Optional) or (
                 tf.return_type == T.ANY and not ends_with_return):  # boxed results: the end returns None too
@@ -389,6 +393,18 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
         self.lines = ([Line(1, "try {")] + [Line(line.indent + 1, line.text) for line in self.lines]
                       + [Line(1, "} catch (tr::Error &tr_e) {"), Line(2, "tr::note_line(tr_e, tr_line);"),
                          Line(2, "throw;"), Line(1, "}")])
+
+    def divisor_cache(self, node: h.BinOp, ops) -> str | None:
+        """The reciprocal cache of an int64 `%` or `//` whose divisor stays the
+        same through its loop (passes/divisors.py), declared among the function's
+        locals; None elsewhere (prange bodies: a cache per thread would be needed)."""
+        if node not in self.cached_divisions or self.kernel is not None or ops.compute != "int64" \
+                or isinstance(ops.result, T.Array):
+            return None
+        self.module.include("transpile_rt/ops/divisor.hpp")
+        name = self.tmp("divisor")
+        self.divisor_caches.append(f"tr::DivisorCache {name};")
+        return name
 
     def mark_bound(self, name) -> None:
         """After an assignment: the variable holds a value (passes/unbound.py)."""

@@ -96,12 +96,13 @@ class ExprLowerer:
         a, b = self.expr(node.left), self.expr(node.right)
         at, bt = self.type_of(node.left), self.type_of(node.right)
         first = needs_order(self, [node.left, node.right])
+        cache = self.divisor_cache(node, ops)
         if first:
-            return in_order(self, [a, b], first, lambda c: self.binop(node.op, ops, c[0], at, c[1], bt),
+            return in_order(self, [a, b], first, lambda c: self.binop(node.op, ops, c[0], at, c[1], bt, cache),
                             [node.left, node.right], ops.result)
-        return self.binop(node.op, ops, a, at, b, bt)
+        return self.binop(node.op, ops, a, at, b, bt, cache)
 
-    def binop(self, op, ops, a: CExpr, at, b: CExpr, bt) -> CExpr:
+    def binop(self, op, ops, a: CExpr, at, b: CExpr, bt, divisor_cache: str | None = None) -> CExpr:
         result = ops.result
         ct = SCALAR_CTYPES[ops.compute]
         if op in COMPARISONS and mixed_sign_comparison(ops.compute, (at, bt)):
@@ -130,9 +131,11 @@ class ExprLowerer:
         if ops.python_semantics and op in PY_FUNCS:
             if op == "/" and ops.compute == "float64" and at.kind in "iub" and bt.kind in "iub":
                 return CExpr(f"tr::py::truediv_int(int64_t({a.code}), int64_t({b.code}))")
-            return CExpr(f"{PY_FUNCS[op]}({ac}, {bc})")
+            return CExpr(f"{PY_FUNCS[op]}({ac}, {bc}, {divisor_cache})" if divisor_cache
+                         else f"{PY_FUNCS[op]}({ac}, {bc})")
         if op in NP_FUNCS:
-            return CExpr(f"{NP_FUNCS[op]}::apply({ac}, {bc})")
+            return CExpr(f"{NP_FUNCS[op]}_cached({ac}, {bc}, {divisor_cache})" if divisor_cache
+                         else f"{NP_FUNCS[op]}::apply({ac}, {bc})")
         if op == "/":
             return CExpr(f"({ac} / {bc})")
         if op in INFIX:
