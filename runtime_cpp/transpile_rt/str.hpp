@@ -354,6 +354,59 @@ inline Str pad(const Str &s, int64_t width, bool zero, bool left = false) {
     return out;
 }
 
+// s's first `cut` bytes with `before` and `after` copies of `fill` around them.
+inline Str str_padded(const Str &s, int64_t cut, int64_t before, int64_t after, const Str &fill) {
+    if (before == 0 && after == 0 && cut == s.len) return s;
+    char *p;
+    Str out = Str::make(cut + (before + after) * fill.len, &p);
+    for (int64_t j = 0; j < before; ++j, p += fill.len) memcpy(p, fill.data, size_t(fill.len));
+    memcpy(p, s.data, size_t(cut));
+    p += cut;
+    for (int64_t j = 0; j < after; ++j, p += fill.len) memcpy(p, fill.data, size_t(fill.len));
+    return out;
+}
+
+// format(s, spec) of a str: its first `prec` code points (prec < 0: all of
+// them), widened to `width` code points with `fill` (one code point's UTF-8
+// text) after it ('<'), before it ('>') or around it ('^': the odd one after).
+inline Str format_str(const Str &s, int64_t width, int64_t prec, char align, const Str &fill) {
+    int64_t cut = s.len, n = 0;
+    for (int64_t i = 0; i < s.len; ++i) {
+        if ((static_cast<unsigned char>(s.data[i]) & 0xC0) == 0x80) continue;
+        if (prec >= 0 && n == prec) {
+            cut = i;
+            break;
+        }
+        ++n;
+    }
+    const int64_t pad = n >= width ? 0 : width - n;
+    const int64_t before = align == '>' ? pad : align == '^' ? pad / 2 : 0;
+    return str_padded(s, cut, before, pad - before, fill);
+}
+
+// s.ljust / rjust / center(width, fill) (how: '<', '>', '^'): center puts
+// the odd pad where CPython's pad() does (left when width is odd).
+inline Str str_justify(const Str &s, int64_t width, const Str &fill, char how) {
+    if (str_len(fill) != 1) raise(TR_ERR_TYPE, "The fill character must be exactly one character long");
+    const int64_t n = str_len(s), pad = n >= width ? 0 : width - n;
+    const int64_t before = how == '<' ? 0 : how == '>' ? pad : pad / 2 + (pad & width & 1);
+    return str_padded(s, s.len, before, pad - before, fill);
+}
+inline Str str_justify(const Str &s, int64_t width, char how) { return str_justify(s, width, Str(" ", 1), how); }
+
+// s.zfill(width): zeros after a leading sign.
+inline Str str_zfill(const Str &s, int64_t width) {
+    const int64_t n = str_len(s);
+    if (n >= width) return s;
+    const int64_t sign = s.len && (s.data[0] == '+' || s.data[0] == '-');
+    char *p;
+    Str out = Str::make(s.len + (width - n), &p);
+    memcpy(p, s.data, size_t(sign));
+    memset(p + sign, '0', size_t(width - n));
+    memcpy(p + sign + (width - n), s.data + sign, size_t(s.len - sign));
+    return out;
+}
+
 // An infinity or NaN under a printf format of ours, as CPython's format()
 // writes it: "nan" whatever its sign bit (printf: "-nan"), and a 0 flag
 // padding with zeros after the sign (printf pads them with spaces).

@@ -181,3 +181,52 @@ def test_signs_alignment_and_general_formats(check, x):
     # printf gives CPython's text for these specs; infinities and NaNs are written as CPython writes them
     # (a 0 flag pads with zeros after the sign, where printf pads with spaces)
     check(signed_aligned_general, x, int(x) if abs(x) < 1e15 else -42)
+
+
+@jit
+def str_specs(label):
+    a = f"{label:>10}|{label:<6}|{label:^9}|{label:*^9}|{label:.2}|{label:05}|{label:0>5}|{label:010.3}"
+    b = f"[{label:─^12}] [{label!r:>12}] [{label:s}] [{label:>3s}] [{label:.0}] [{label:^0}]"
+    c = "{:>8}|{:<4.1}|{name:^7}".format(label, label, name=label)
+    return a, b, c
+
+
+@pytest.mark.parametrize("label", ["abc", "", "héllo wörld", "日本", "x" * 20, "a'b"])
+def test_str_format_specs_are_cpythons(check, label):
+    """Fill, alignment, width and precision count code points, as CPython does
+    (a non-ASCII fill too); a 0 flag without a fill of its own fills with zeros."""
+    check(str_specs, label)
+
+
+@jit
+def str_spec_python_refuses(label):
+    return f"{label:+5}"
+
+
+def test_a_str_spec_python_refuses_runs_as_python():
+    """A sign in a str's spec: CPython's ValueError, from CPython (fullgraph names the spec)."""
+    from transpile import jit as plain_jit
+
+    with pytest.raises(Exception, match="format spec '\\+5' of a str is not supported"):
+        str_spec_python_refuses("ab")
+    fallback = plain_jit(str_spec_python_refuses.py_func)
+    with pytest.warns(Warning), pytest.raises(ValueError, match="Sign not allowed in string format specifier"):
+        fallback("ab")
+
+
+@jit
+def justified(label, width, fill):
+    return (label.ljust(width), label.rjust(width, fill), label.center(width), label.center(width, fill),
+            label.zfill(width), "%-8s|%5.2s|%-6r|%4s" % (label, label, label, width))
+
+
+@pytest.mark.parametrize("label", ["ab", "", "héllo", "-42", "+7", "-", "日本語x"])
+@pytest.mark.parametrize("width", [-3, 0, 2, 3, 8, 9])
+def test_justify_zfill_and_padded_percent_s(check, label, width):
+    """center's odd pad goes where CPython puts it (left when the width is odd)."""
+    check(justified, label, width, "·")
+
+
+def test_a_fill_that_is_not_one_character_raises_typeerror(check):
+    check(justified, "ab", 6, "xy")
+    check(justified, "ab", 6, "")

@@ -9,6 +9,7 @@ from ..passes.dicts import Op
 from .model import CExpr, Line
 from .types import ctype
 from ..frontend.str_format import PercentField, percent_fields
+from ..library.container_rules import SPEC, str_spec
 from ..library.dicts import H_STR_CASE
 
 H_STR = "transpile_rt/str.hpp"
@@ -74,8 +75,6 @@ def to_py(t, x: str, depth: int = 0) -> str:
 
 def printf_format(spec: str, t) -> str | None:
     """The printf format for a Python format spec (None: pad str(x))."""
-    from ..library.container_rules import SPEC
-
     m = SPEC.match(spec)
     zero, width, prec, kind = m.group("zero") or "", m.group("width") or "", m.group("prec"), m.group("type")
     flags = ("-" if m.group("align") == "<" else "") + (m.group("sign") if m.group("sign") in ("+", " ") else "")
@@ -161,11 +160,17 @@ class DictLowering:
                 parts.append(f'tr::format_printf("{printf_format(field.spec, T.INT)}", int64_t({x}))')
             elif field.conversion == "f":  # float(x), as CPython's %f %e
                 parts.append(f'tr::format_printf("{printf_format(field.spec, T.FLOAT)}", double({x}))')
-            elif t == T.STR:
-                parts.append(self.str_repr(x) if field.conversion == "r" else x)
             else:
-                parts.append(f"tr::str_of({x})")
+                text = x if t == T.STR else f"tr::str_of({x})"
+                parts.append(self.str_with_spec(self.str_repr(text) if field.conversion == "r" else text, field.spec))
         return self.joined(parts)
+
+    def str_with_spec(self, text: str, spec: str | None) -> str:
+        """A str formatted with a str's spec (fill, alignment, width, precision)."""
+        if not spec:
+            return text
+        width, prec, align, fill = str_spec(spec)
+        return f"tr::format_str({text}, {width}, {prec}, '{align}', {str_literal(fill)})"
 
     def str_repr(self, x: str) -> str:
         """repr() of a str: its text that is not ASCII written by Python (str_case.hpp)."""
@@ -187,13 +192,11 @@ class DictLowering:
         t = self.type_of(part.value)
         x = self.expr(part.value).code
         if t == T.STR:
-            return self.str_repr(x) if part.conversion == "r" else x
+            return self.str_with_spec(self.str_repr(x) if part.conversion == "r" else x, part.spec)
         if not part.spec:
             return f"tr::str_of({x})"
         fmt = printf_format(part.spec, t)
         if fmt is None:
-            from ..library.container_rules import SPEC
-
             m = SPEC.match(part.spec)
             return f"tr::pad(tr::str_of({x}), {int(m.group('width') or 0)}, {'true' if m.group('zero') else 'false'})"
         if fmt[-1] in "fFeEgG":

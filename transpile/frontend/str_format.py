@@ -69,7 +69,7 @@ class PercentField:
 def percent_fields(text: str) -> list | None:
     """text's literal pieces (str) and conversions (PercentField), or None
     where its %-formatting is more than an f-string spells here: mapping keys,
-    * widths, the # flag, %x, %o, %c, precision on %d, widths on %s and %r."""
+    * widths, the # flag, %x, %o, %c, precision on %d."""
     parts, pos = [], 0
     for m in _PERCENT.finditer(text):
         if m.start() > pos:
@@ -88,8 +88,9 @@ def percent_fields(text: str) -> list | None:
             parts.append(PercentField("d", f"{head}d"))
         elif kind and kind in "fFeEgG":
             parts.append(PercentField("f", f"{head}.{prec or 0 if prec is not None else 6}{kind}"))
-        elif kind and kind in "sr" and not (flags or width or prec is not None):
-            parts.append(PercentField(kind, ""))
+        elif kind and kind in "sr":  # str(x) or repr(x), padded (other flags ignored) and cut: a str's spec
+            cut = "" if prec is None else f".{prec or 0}"
+            parts.append(PercentField(kind, ("<" if "-" in flags else ">") + width + cut if width or cut else ""))
         else:
             return None
     if pos < len(text):

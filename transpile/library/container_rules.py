@@ -36,11 +36,30 @@ SPEC = re.compile(r"^(?P<align>[<>])?(?P<sign>[-+ ])?(?P<zero>0)?(?P<width>[1-9]
                   r"(?P<type>[fFeEgGd]?)$")
 
 
+# A str's format spec: [[fill]align][0][width][.precision][s] (CPython's ValueError for the rest -- a
+# sign, '#', '=', grouping -- is raised by Python).
+STR_SPEC = re.compile(r"^(?:(?P<fill>.)?(?P<align>[<>^]))?(?P<zero>0)?(?P<width>\d+)?(?:\.(?P<prec>\d+))?s?$",
+                      re.DOTALL)
+
+
+def str_spec(spec: str) -> tuple[int, int, str, str] | None:
+    """(width, precision or -1, alignment, fill) of a str's format spec; None
+    for a spec compiled code does not write.  A 0 flag without a fill of its
+    own fills with zeros ('05': 'ab000')."""
+    m = STR_SPEC.match(spec)
+    if m is None:
+        return None
+    fill = m.group("fill") or ("0" if m.group("zero") else " ")
+    prec = m.group("prec")
+    return int(m.group("width") or 0), -1 if prec is None else int(prec), m.group("align") or "<", fill
+
+
 def formattable(node, t, spec: str | None):
     """Checks str()/format() of t with `spec` compiles to CPython's text."""
     if t == T.STR:
-        if spec:
-            raise TypingError("format specs on strs are not supported in compiled code", node.loc)
+        if spec and str_spec(spec) is None:
+            raise TypingError(f"the format spec '{spec}' of a str is not supported in compiled code", node.loc,
+                              "supported: [[fill]<|>|^][0][width][.precision][s]")
         return
     if not isinstance(t, T.Scalar) or t.kind == "c" or t.dtype in ("float32",):
         raise TypingError(f"str() of {t} is not supported in compiled code", node.loc,

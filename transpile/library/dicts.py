@@ -19,6 +19,8 @@ H_STR_CASE = "transpile_rt/str_case.hpp"  # str methods and repr() that need Pyt
 
 # ---- methods (passes/dicts.method_call types them; site_info = (name, receiver type)) -------
 
+JUSTIFY = {"ljust": "<", "rjust": ">", "center": "^"}  # str methods: tr::str_justify's `how`
+
 def _method_lower(ls):
     name, recv = ls.site_info
     lw = ls.lower
@@ -36,6 +38,11 @@ def _method_lower(ls):
             lw.use_lists()
             items = args[0].code if types[0].elem is not None else f"tr::List<tr::Str>({args[0].code})"  # `[]`
             return CExpr(f"tr::str_sep_join({r}, {items})")
+        if name in JUSTIFY:
+            fill = f", {args[1].code}" if len(args) == 2 else ""
+            return CExpr(f"tr::str_justify({r}, int64_t({args[0].code}){fill}, '{JUSTIFY[name]}')")
+        if name == "zfill":
+            return CExpr(f"tr::str_zfill({r}, int64_t({args[0].code}))")
         return CExpr(f"tr::str_{name}({r}, {args[0].code})")
     if isinstance(recv, T.Set):
         if name in ("add", "discard", "remove"):
@@ -74,7 +81,7 @@ def _method_lower(ls):
 METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
            for name in ("get", "keys", "values", "items", "pop", "setdefault", "clear", "copy", "update", "add",
                         "discard", "remove", "union", "intersection", "difference", "issubset", "startswith",
-                        "endswith")}
+                        "endswith", "ljust", "rjust", "center", "zfill")}
 METHODS["join"] = Entry("join", None, _method_lower, (H_DICT, H_STR, "transpile_rt/list.hpp"))
 # repr() of a str in an f-string or %r (cxx/lower_dicts.py str_repr): not a call, but recorded as one in
 # tf.calls, so that what asks whether code runs Python (prange, try bodies, callers) sees it

@@ -326,7 +326,13 @@ DICT_METHODS = {"get": (1, 2), "keys": (0, 0), "values": (0, 0), "items": (0, 0)
                 "setdefault": (1, 2), "clear": (0, 0), "copy": (0, 0), "update": (1, 1)}
 SET_METHODS = {"add": (1, 1), "discard": (1, 1), "remove": (1, 1), "clear": (0, 0), "copy": (0, 0),
                "union": (1, 1), "intersection": (1, 1), "difference": (1, 1), "issubset": (1, 1)}
-STR_METHODS = {"startswith": (1, 1), "endswith": (1, 1), "upper": (0, 0), "lower": (0, 0), "join": (1, 1)}
+STR_METHODS = {"startswith": (1, 1), "endswith": (1, 1), "upper": (0, 0), "lower": (0, 0), "join": (1, 1),
+               "ljust": (1, 2), "rjust": (1, 2), "center": (1, 2), "zfill": (1, 1)}
+
+
+def _int64_width(t) -> bool:
+    """A width int64 holds (uint64 may not: CPython's OverflowError is raised by Python)."""
+    return isinstance(t, T.Scalar) and (t.kind in "ib" or t.kind == "u" and t.dtype != "uint64")
 
 
 def method_call(typer, node: h.Call, recv, name: str):
@@ -349,6 +355,10 @@ def method_call(typer, node: h.Call, recv, name: str):
             if args[0] != T.STR:
                 raise typer.error(node, f"{name}() argument must be a str in compiled code")
             result = T.BOOL
+        elif name in ("ljust", "rjust", "center", "zfill") and not (
+                _int64_width(args[0]) and (len(args) == 1 or args[1] == T.STR)):
+            raise typer.error(node, f"{name}() of {', '.join(map(str, args))} is not supported in compiled code",
+                              "give an int width and a str fill character")
         elif name == "join" and not (isinstance(args[0], T.List) and args[0].elem in (T.STR, None) or isinstance(
                 args[0], T.Tuple) and all(i == T.STR for i in args[0].items)):
             raise typer.error(node, f"join() of {args[0]} is not supported in compiled code",
