@@ -63,13 +63,22 @@ def _statement_asts(text: str, loc) -> list:
     return tree.body
 
 
-def _converter(type_text: str, declared_text: str, where: str):
-    """A function checking a value against its @jit.typing type, or None
-    (other values are converted by the bridge, which names the line too)."""
+def _converter(type_text: str, declared_text: str, where: str, declared_by: str = "@jit.typing"):
+    """A function checking a value against the type a # @jit.typing comment or
+    an objmode block (declared_by) gives it, or None (other values are
+    converted by the bridge, which names the line too)."""
     declared = declared_text != "None"
     if type_text == "object" or not declared:
         return None
     t = T.parse_type(type_text)
+    if t == T.STR:
+        def to_str(value):
+            if not isinstance(value, str):
+                raise TypeError(f"{where}: {declared_by} declares str but the statement produced "
+                                f"{type(value).__name__} {value!r}")
+            return value
+
+        return to_str
     if isinstance(t, T.Array):
         dtype, ndim = np.dtype(t.dtype), t.ndim
 
@@ -77,8 +86,7 @@ def _converter(type_text: str, declared_text: str, where: str):
             if not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != ndim:
                 got = (f"{value.dtype}[{', '.join([':'] * value.ndim)}]" if isinstance(value, np.ndarray)
                        else type(value).__name__)
-                what = "@jit.typing declares" if declared else "compiled code expects"
-                raise TypeError(f"{where}: {what} {t} but the statement produced {got}")
+                raise TypeError(f"{where}: {declared_by} declares {t} but the statement produced {got}")
             return value
 
         return to_array
@@ -91,7 +99,7 @@ def _converter(type_text: str, declared_text: str, where: str):
     def to_scalar(value):
         ok = isinstance(value, accepted) and not (kind != "b" and isinstance(value, (bool, np.bool_)))
         if declared and not ok:
-            raise TypeError(f"{where}: @jit.typing declares {t} but the statement produced "
+            raise TypeError(f"{where}: {declared_by} declares {t} but the statement produced "
                             f"{type(value).__name__} {value!r}")
         try:
             return target(value if ok else float(value))
@@ -125,7 +133,8 @@ def make_region(spec: dict, root_func):
     results = []
     unbound = spec.get("unbound", [])
     for name, type_text, declared in spec["outs"]:
-        conv = _converter(type_text, declared, f"{filename.rsplit('/', 1)[-1]}:{first}")
+        conv = _converter(type_text, declared, f"{filename.rsplit('/', 1)[-1]}:{first}",
+                          spec.get("declared_by", "@jit.typing"))
         # a live global's callback returns the values of its expressions (`ARR`, `gp.v`)
         value = ast.parse(name, mode="eval").body if live else ast.Name(name, ast.Load())
         if name.startswith("__tr_bound_"):  # whether a variable that was unassigned is assigned now

@@ -110,6 +110,7 @@ class RegionLowering:
                if ret else []),
             "test": bool(test),
             "exits": exits,
+            "declared_by": "objmode" if any(i.declared_names for i in infos) else "@jit.typing",
         })
         return set(still_unbound)
 
@@ -132,6 +133,6 @@ class RegionLowering:
     @staticmethod
     def declared(infos, name):
         for info in reversed(infos):
-            if name in info.writes and info.declared is not None:
-                return info.declared
+            if name in info.writes and info.declared_for(name) is not None:
+                return info.declared_for(name)
         return None

@@ -113,10 +113,26 @@ class _Converter:
         if len(self.errors) > before:
             errors = tuple(self.errors[before:])
             del self.errors[before:]
-            return [h.Unsupported(self.loc(node), errors)]
+            return [h.Unsupported(self.loc(node), errors, self.block_call(node))]
         if many:
             return list(result)
         return [] if result is None else [result]
+
+    def block_call(self, node) -> h.Call | None:
+        """f(name=value, ...) of `with f(...):` (one item, no `as`, keywords only), for the typer to ask
+        whether f is objmode (passes/fallback.object_mode_types)."""
+        if not (isinstance(node, cst.With) and len(node.items) == 1 and node.items[0].asname is None
+                and isinstance(node.items[0].item, cst.Call)):
+            return None
+        call = node.items[0].item
+        if any(arg.keyword is None or arg.star for arg in call.args):
+            return None
+        before = len(self.errors)
+        converted = self.expr(call)
+        if len(self.errors) > before:  # a keyword's value outside the subset: not an objmode block here
+            del self.errors[before:]
+            return None
+        return converted
 
     def body_of(self, node) -> tuple:
         if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite)):

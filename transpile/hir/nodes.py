@@ -298,6 +298,9 @@ class Unsupported(Stmt):
     Fallback), or is an error under fullgraph=True."""
 
     errors: tuple  # the UnsupportedSyntaxErrors found in it
+    # `with f(name=type, ...):` -- the call, for a block Numba's objmode runs as Python on purpose
+    # (passes/fallback.object_mode_types); None for every other statement
+    block_call: object = None
 
 
 @node

@@ -2,7 +2,7 @@
 only its import (README "Coming from Numba").
 
     from transpile.numba_compat import njit, prange, vectorize, guvectorize
-    from transpile.numba_compat import jitclass, typed, types
+    from transpile.numba_compat import jitclass, objmode, typed, types
 
 Numba's options are mapped onto transpile's (transpile/numba_options.py); what
 cannot be honoured is a NumbaCompatWarning or an error, never silently
@@ -13,10 +13,12 @@ result, error_model='numpy' is not followed.
 from ..parallel import prange
 from . import typed, types
 from .decorators import jit, jitclass, njit
+from .objmode import objmode
 from ..numba_options import NumbaCompatWarning
 from .ufuncs import guvectorize, vectorize
 
-__all__ = ["jit", "njit", "prange", "vectorize", "guvectorize", "jitclass", "typed", "types", "NumbaCompatWarning"]
+__all__ = ["jit", "njit", "prange", "vectorize", "guvectorize", "jitclass", "objmode", "typed", "types",
+           "NumbaCompatWarning"]
 
 
 def __getattr__(name):

@@ -44,6 +44,11 @@ class FallbackInfo:
     return_value: bool = False
     quiet: bool = False  # a nested def whose calls compile: not reported as a fallback
     outputs: set | None = None  # the writes compiled code may read afterwards (None: all; mark_outputs)
+    declared_names: dict = field(default_factory=dict)  # name -> type, from an objmode block's keywords
+
+    def declared_for(self, name: str) -> T.Type | None:
+        """The type the user gave a value the statement writes (objmode's keywords, # @jit.typing)."""
+        return self.declared_names.get(name, self.declared)
 
 
 def statement_text(fn: h.Function, loc: SourceLoc) -> str:
@@ -145,6 +150,62 @@ def declared_result(typer, s: h.Assign) -> T.Type | None:
         return None
     writes = {t.id for t in s.targets if isinstance(t, h.Name)}
     return parse_typing(comment[0], comment[1], typer.typing_name, ndim_hint(typer, writes, False))
+
+
+def object_mode_types(typer, s: h.Stmt) -> dict | None:
+    """name -> transpile type text of `with objmode(name=type, ...):` (Numba's
+    block that runs as Python on purpose), asked of the callee itself
+    (numba_compat/objmode.py: __transpile_object_mode__); None for any other
+    statement."""
+    call = getattr(s, "block_call", None)
+    if not isinstance(s, h.Unsupported) or call is None:
+        return None
+    mapper = getattr(typer.const(call.func), "__transpile_object_mode__", None)
+    if mapper is None:
+        return None
+    values = {}
+    for kw in call.keywords:
+        values[kw.name] = _type_value(typer, kw.value)
+        if values[kw.name] is NOT_CONST:
+            raise TypingError(f"objmode's type for '{kw.name}' must be a type or its name, known while compiling",
+                              kw.value.loc)
+    try:
+        return mapper(values)
+    except TypeError as exc:
+        raise TypingError(str(exc), call.loc) from None
+
+
+def _type_value(typer, node):
+    """A type the source spells: a constant (a name, "float64", types.float64) or an array type made by
+    slicing one (types.float64[:, ::1])."""
+    if not isinstance(node, h.Subscript):
+        return typer.const(node)
+    base = typer.const(node.value)
+    dims = []
+    for item in node.index:
+        bounds = [None if b is None else typer.const(b) for b in (item.lower, item.upper, item.step)] \
+            if isinstance(item, h.Slice) else [NOT_CONST]
+        if base is NOT_CONST or NOT_CONST in bounds:
+            return NOT_CONST
+        dims.append(slice(*bounds))
+    try:
+        return base[tuple(dims) if len(dims) > 1 else dims[0]]
+    except Exception:  # noqa: BLE001 - not a type: the caller says what it needs
+        return NOT_CONST
+
+
+def object_mode_outputs(typer, s: h.Stmt, texts: dict, writes: set) -> dict:
+    """The declared outputs of an objmode block as types; each must be assigned in it."""
+    out = {}
+    for name, text in texts.items():
+        if name not in writes:
+            raise TypingError(f"objmode declares '{name}', which the block does not assign", s.loc,
+                              "declare only the variables the block assigns and the code after it uses")
+        out[name] = T.parse_type(text)
+        if not (isinstance(out[name], (T.Scalar, T.Array)) or out[name] == T.STR):
+            raise TypingError(f"objmode output '{name}' of type {out[name]}: compiled code takes numbers, arrays "
+                              "and strs back from an objmode block", s.loc)
+    return out
 
 
 def draw_result(typer, s: h.Stmt) -> T.Type | None:

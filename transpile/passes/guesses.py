@@ -34,7 +34,7 @@ def guessed_variables(tf, defs) -> list:
     else np.uint8(1)` made v a uint8 array before the statement fell back)."""
     return sorted(name for name, found in defs.items()
                   if tf.var_types.get(name) not in (None, T.ANY) and found
-                  and all(d in tf.fallbacks and tf.fallbacks[d].declared is None for d in found))
+                  and all(d in tf.fallbacks and tf.fallbacks[d].declared_for(name) is None for d in found))
 
 
 def guessed_stores(tf, def_types) -> list:

@@ -369,7 +369,8 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         construct = first.message.split(" is not supported")[0] if " is not supported" in first.message \
             else type(s).__name__.lower()
         local_def = any(entry[0] is s for entry in self.local_defs.values())
-        if self.fullgraph and not local_def:
+        outputs = fallback.object_mode_types(self, s)  # numba's objmode: Python on purpose, outputs typed
+        if self.fullgraph and not local_def and outputs is None:
             for err in errors:
                 loc = err.loc or s.loc
                 said = FULLGRAPH_NOTE in err.message  # a callee's error, already said so
@@ -387,9 +388,11 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
                                      names.stores & self.locals, names.definite & self.locals)
         if names.escapes:  # compiled code carries the exit out (cxx/lower_regions.py)
             exits.note_exits(self, s, info, names.escapes)
-        info.quiet = local_def
+        info.quiet = local_def or outputs is not None
         comment = fallback.typing_comment(self.fn, s.loc)
-        if comment is not None:
+        if outputs is not None:
+            info.declared_names = fallback.object_mode_outputs(self, s, outputs, info.writes)
+        elif comment is not None:
             info.declared = fallback.parse_typing(comment[0], comment[1], self.typing_name,
                                                   fallback.ndim_hint(self, info.writes, names.top_return))
         else:  # x = np.random.random(): a draw whose type is known (library/random_lib.py)
@@ -404,7 +407,7 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
                 self.changed = True
         for name in sorted(info.writes):
             try:
-                self.set_var(s, name, info.declared or T.ANY)
+                self.set_var(s, name, info.declared_for(name) or T.ANY)
             except TypingError as exc:
                 if self.fullgraph:
                     raise

@@ -82,7 +82,7 @@ class _Checker:
             # A value from Python is converted where it crosses, to the type its
             # comment names or the variable's other assignments give it; with no
             # comment and other assignments, that type may not be the object's.
-            if info.declared is not None or not self.compiled_defs(name):
+            if info.declared_for(name) is not None or not self.compiled_defs(name):
                 return None
             return T.ANY
         return self.typer.def_types.get(d)
