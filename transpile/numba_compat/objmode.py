@@ -9,7 +9,7 @@ object what the keywords declare (__transpile_object_mode__: transpile's
 spelling of each type), so passes/ keeps no knowledge of Numba's names."""
 from __future__ import annotations
 
-from . import types
+from .types import NumbaType, parse
 
 
 class _Block:
@@ -40,8 +40,8 @@ class ObjMode:
         texts = {}
         for name, spec in outputs.items():
             if isinstance(spec, str):
-                spec = types.parse(f"({spec},)").args[0]
-            if not isinstance(spec, types.NumbaType):
+                spec = parse(f"({spec},)").args[0]
+            if not isinstance(spec, NumbaType):
                 raise TypeError(f"objmode's type for '{name}' must be a Numba type or its name, not {spec!r}")
             texts[name] = _PYTHON_SCALARS.get(spec.text, spec.text)
         return texts
