@@ -230,3 +230,16 @@ def test_justify_zfill_and_padded_percent_s(check, label, width):
 def test_a_fill_that_is_not_one_character_raises_typeerror(check):
     check(justified, "ab", 6, "xy")
     check(justified, "ab", 6, "")
+
+
+SPEC = ">9.3f"
+
+
+@jit
+def format_builtin(x, n, label):
+    return format(x, ".2e"), format(n, "05d"), format(label, "*^9"), format(x), format(label), format(x, SPEC)
+
+
+@pytest.mark.parametrize("x,n,label", [(3.14159, 42, "ab"), (-1e300, -7, "héllo"), (float("inf"), 0, "")])
+def test_format_builtin_with_a_spec_known_while_compiling(check, x, n, label):
+    check(format_builtin, x, n, label)

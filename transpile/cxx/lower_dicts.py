@@ -189,15 +189,17 @@ class DictLowering:
         return CExpr(f"tr::str_join({', '.join(parts)})")
 
     def format_value(self, part: h.FormattedValue) -> str:
-        t = self.type_of(part.value)
-        x = self.expr(part.value).code
+        return self.formatted(self.expr(part.value).code, self.type_of(part.value), part.conversion, part.spec)
+
+    def formatted(self, x: str, t, conversion: str | None, spec: str | None) -> str:
+        """format(x, spec) (after repr() for conversion "r"): an f-string field, or format() itself."""
         if t == T.STR:
-            return self.str_with_spec(self.str_repr(x) if part.conversion == "r" else x, part.spec)
-        if not part.spec:
+            return self.str_with_spec(self.str_repr(x) if conversion == "r" else x, spec)
+        if not spec:
             return f"tr::str_of({x})"
-        fmt = printf_format(part.spec, t)
+        fmt = printf_format(spec, t)
         if fmt is None:
-            m = SPEC.match(part.spec)
+            m = SPEC.match(spec)
             return f"tr::pad(tr::str_of({x}), {int(m.group('width') or 0)}, {'true' if m.group('zero') else 'false'})"
         if fmt[-1] in "fFeEgG":
             x = f"double({x})"

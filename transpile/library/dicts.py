@@ -138,6 +138,21 @@ def _str_lower(ls):
     return CExpr(f"tr::str_of({ls.args[0].code})")
 
 
+def _format(site):
+    """format(value, spec): the spec known while compiling (a literal or a constant), as an f-string's."""
+    site.check_arity(1, 2)
+    spec = site.const_arg(1, None, "")
+    if not isinstance(spec, str):
+        raise site.error("format() with a spec known only at run time is not supported in compiled code",
+                         "write the spec as a literal, or use an f-string")
+    formattable(site.node, site.args[0], spec)
+    return T.STR, spec
+
+
+def _format_lower(ls):
+    return CExpr(ls.lower.formatted(ls.args[0].code, ls.arg_types[0], None, ls.site_info))
+
+
 def _elem_of(t):
     if isinstance(t, T.Range):
         return T.INT
@@ -239,6 +254,7 @@ def _iter_only(ls):
 
 def _register():
     register(builtins.str, Entry("str", _str, _str_lower, (H_STR,)))
+    register(builtins.format, Entry("format", _format, _format_lower, (H_STR,)))
     register(builtins.dict, Entry("dict", _dict, _empty_map, (H_DICT,)))
     register(builtins.set, Entry("set", _set, _set_lower, (H_DICT,)))
     register(itertools.product, Entry("product", _product, _iter_only, ("transpile_rt/itertools.hpp",)))
