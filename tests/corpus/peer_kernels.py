@@ -138,6 +138,30 @@ def simpson(f, a, b, n):
     return s * h / 3.0
 
 
+def trapezoid_table(f, a, b, levels, name):
+    """The composite trapezoid rule at doubling resolutions, printing the
+    convergence table a teaching script prints (columns aligned with format
+    specs on numbers and strs)."""
+    print(f"{name:^34}")
+    print(f"{'n':>6} {'estimate':>14} {'change':>12}")
+    print("-" * 34)
+    out = np.empty(levels)
+    prev = 0.0
+    for k in range(levels):
+        n = 2 ** (k + 1)
+        h = (b - a) / n
+        s = 0.5 * (f(a) + f(b))
+        for i in range(1, n):
+            s += f(a + i * h)
+        est = s * h
+        out[k] = est
+        change = "-" if k == 0 else format(est - prev, ".3e")
+        print(f"{n:>6d} {est:>14.8f} {change:>12}")
+        prev = est
+    print("%-20s %s" % ("best estimate:", format(out[levels - 1], ".10f").rjust(13)))
+    return out
+
+
 def newton_raphson(f, df, x0, tol, maxiter):
     """Newton's method; prints and returns None when it does not converge."""
     x = x0
@@ -532,6 +556,10 @@ def inputs_simpson():
     return [(humps, 0.0, 1.0, 100), (gaussian, -2.0, 2.0, 64)]
 
 
+def inputs_trapezoid_table():
+    return [(humps, 0.0, 1.0, 6, "humps on [0, 1]"), (gaussian, -2.0, 2.0, 4, "gaussian")]
+
+
 def inputs_newton():
     return [(cubic, cubic_prime, 2.0, 1e-12, 50), (cubic, cubic_prime, 2.0, 1e-30, 3),
             (cubic, cubic_prime, math.sqrt(2.0 / 3.0), 1e-12, 50)]
@@ -649,6 +677,7 @@ PEER = [
     (rk4_system, inputs_rk4_system, []),
     (rk4_args, inputs_rk4_args, []),
     (simpson, inputs_simpson, [((humps, 0.0, 1.0, 7), ValueError)]),
+    (trapezoid_table, inputs_trapezoid_table, []),
     (newton_raphson, inputs_newton, []),
     (fixed_point, inputs_fixed_point, []),
     (central_derivative, inputs_central, []),

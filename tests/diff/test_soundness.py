@@ -270,6 +270,7 @@ def int_powers(n, k):
         s += 2 ** i
     for j in range(1, n):
         s += 3 ** j
+        s += 2 ** (j + 1) + 3 ** (j * 2) + 2 ** (j // 2) + 7 ** (j % 3) + 2 ** abs(k)  # never negative either
     t = n ** k
     return s, t, 3 ** len((1, 2)), 5 ** 0
 
@@ -282,6 +283,20 @@ def test_int_to_negative_int_power_gives_cpythons_float(check, n, k):
 def test_only_int_powers_with_exponents_of_any_sign_run_as_python():
     int_powers(5, -1)
     assert [r["source"] for r in int_powers.fallbacks()] == ["t = n ** k"]
+
+
+@plain_jit
+def shifted_power(n):
+    t = 0
+    for j in range(n):
+        t = 2 ** (j - 1)  # 0.5 for j == 0: j - 1 is not known to be >= 0
+    return t
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_a_power_whose_exponent_may_be_negative_runs_as_python(check, n):
+    check(shifted_power, n)
+    assert any(r["source"].startswith("t = 2 ** (j - 1)") for r in shifted_power.fallbacks())
 
 
 def test_a_power_that_may_be_complex_is_an_error_under_fullgraph():

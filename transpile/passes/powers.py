@@ -8,9 +8,10 @@ power in one C++ type, so such a power compiles only where the other type
 cannot come: a float power where the exponent is an int or a float constant
 that is a whole number, or the base is never negative (passes/signs.py:
 `x * x + 1.0`, `math.sqrt(...)`, a local only ever given such values); an
-int power where the exponent is never negative (a constant, `len(...)`, or
-a read that only the counter of a `for` over `range` from a non-negative
-start upwards reaches: passes/reaching.py).  Constants are the typer's
+int power where the exponent is never negative (a constant, `len(...)`, a
+read that only the counter of a `for` over `range` from a non-negative
+start upwards reaches -- passes/reaching.py --, and sums, products,
+quotients and remainders of those).  Constants are the typer's
 (module constants included).  Anywhere else the statement runs as Python, and
 its value keeps CPython's type (or the function runs in CPython, an error
 under fullgraph=True)."""
@@ -51,11 +52,19 @@ def _upward_range(it, typer) -> bool:
 
 
 def _never_negative_int(node, typer, reach, parent) -> bool:
-    """A constant >= 0, len(...), or a read that only definitions as the
-    counter of an upward range (or none: UnboundLocalError) reach."""
+    """A constant >= 0, len(...), abs(...), a read that only definitions as the
+    counter of an upward range (or none: UnboundLocalError) reach, or `+`,
+    `*`, `//`, `%` of such values (Python's ints do not wrap: `k + 1` of a
+    counter k is never negative, so `2 ** (k + 1)` is an int in CPython)."""
     v = typer.const(node)
     if v is not NOT_CONST:
         return isinstance(v, int) and v >= 0
+    if isinstance(node, h.BinOp) and node.op in ("+", "*", "//", "%"):
+        ops = typer.tf.ops.get(node)
+        return bool(ops) and ops.python_semantics and ops.compute == "int64" and all(
+            _never_negative_int(side, typer, reach, parent) for side in (node.left, node.right))
+    if _lib_call(node, typer.tf, "abs") and len(node.args) == 1:
+        return True
     if isinstance(node, h.Name):
         defs = reach.uses.get(node)
         return bool(defs) and all(d == UNDEF or isinstance(parent.get(d), h.For) and parent[d].target is d
