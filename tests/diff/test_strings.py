@@ -243,3 +243,30 @@ def format_builtin(x, n, label):
 @pytest.mark.parametrize("x,n,label", [(3.14159, 42, "ab"), (-1e300, -7, "héllo"), (float("inf"), 0, "")])
 def test_format_builtin_with_a_spec_known_while_compiling(check, x, n, label):
     check(format_builtin, x, n, label)
+
+
+@jit
+def str_indexing(s, i, a, b, c):
+    return (s[i], s[-1], s[a:b], s[::-1], s[a:b:c], s[:-1], s[1:], s[::2], s[b:a:-1], s[100:], s[-100:2],
+            s[True], s[i:][:1])
+
+
+@pytest.mark.parametrize("s,i,a,b,c", [("héllo wörld", 1, 2, 8, 2), ("日本語テキスト", -2, -5, -1, 1), ("ab", 0, 0, 5, 3),
+                                       ("x", 0, 3, 1, -1), ("abc", 5, 0, 1, 1), ("abc", 0, 0, 1, 0), ("", 0, 0, 0, 1)])
+def test_str_items_and_slices_count_code_points(check, s, i, a, b, c):
+    """CPython's items and slices of text that is not ASCII, and its IndexError
+    and ValueError (a zero step)."""
+    check(str_indexing, s, i, a, b, c)
+
+
+@jit
+def join_fields(n):
+    s = ""
+    for i in range(n):
+        s += str(i) + ","
+    return s[:-1]
+
+
+def test_the_trailing_separator_idiom(check):
+    check(join_fields, 5)
+    check(join_fields, 0)

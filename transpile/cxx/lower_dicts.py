@@ -318,6 +318,10 @@ class DictLowering:
 
     def x_Subscript(self, node: h.Subscript) -> CExpr:
         info = self.tf.subscripts[node]
+        if info.kind in ("str_item", "str_slice"):  # by code points (transpile_rt/str_index.hpp)
+            self.module.include("transpile_rt/str_index.hpp")
+            part = "int" if info.kind == "str_item" else "slice"
+            return CExpr(f"tr::{info.kind}({self.expr(node.value).code}, {self.index_code(node.index[0], part)})")
         if info.kind != "dict":
             return super().x_Subscript(node)
         self.use_dict()

@@ -288,9 +288,28 @@ def _key_type(typer, node):
     return types[0] if len(types) == 1 else T.Tuple(tuple(types))
 
 
+def _int_like(t) -> bool:
+    return isinstance(t, T.Scalar) and t.kind in "iub" and t.dtype != "uint64"
+
+
+def str_index(typer, node: h.Subscript) -> IndexInfo | None:
+    """s[i] (one code point) or s[a:b:c], the bounds ints or None (cxx: transpile_rt/str_index.hpp)."""
+    if len(node.index) != 1:
+        raise typer.error(node, "string indices must be integers or slices")
+    idx = node.index[0]
+    parts = [p for p in (idx.lower, idx.upper, idx.step) if p is not None] if isinstance(idx, h.Slice) else [idx]
+    types = [typer.expr(p) for p in parts]
+    if any(t is None for t in types):
+        return None
+    if not all(_int_like(t) for t in types):
+        raise typer.error(node, f"str indices of type {', '.join(map(str, types))} are not supported in compiled "
+                          "code", "index a str with ints (CPython's TypeError for other types is raised by Python)")
+    return IndexInfo("str_slice" if isinstance(idx, h.Slice) else "str_item", T.STR)
+
+
 def getitem(typer, node: h.Subscript, base):
     if isinstance(base, T.Str):
-        raise typer.error(node, "indexing strs is not supported in compiled code")
+        return str_index(typer, node)
     if not isinstance(base, T.Dict):
         raise typer.error(node, f"'{base}' object is not subscriptable")
     key = _key_type(typer, node)
