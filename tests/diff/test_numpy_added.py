@@ -2,6 +2,8 @@
 corpus, issue 7)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -63,3 +65,18 @@ def mixed_displays(x, f, k, u):
 
 def test_mixed_number_displays_become_numpys_arrays(check_bits):
     check_bits(mixed_displays, np.float64(0.1), np.float32(0.1), np.int8(-3), np.uint64(2**63 + 11))
+
+
+@jit
+def sieve_primes(n):
+    sieve = np.ones(n + 1, dtype=np.bool_)  # np.ones: the module includes np::empty, which nonzero must not call
+    sieve[:2] = False
+    for i in range(2, int(math.sqrt(n)) + 1):
+        if sieve[i]:
+            sieve[i * i::i] = False
+    return np.nonzero(sieve)[0]
+
+
+@pytest.mark.parametrize("n", [1, 2, 50, 97])
+def test_nonzero_beside_array_creation(check, n):
+    check(sieve_primes, n)

@@ -22,7 +22,7 @@ inline auto nonzero_tuple(const Array<T, N, L> &a, std::index_sequence<K...>) {
     FlatWalk<T, N, L> w(a);  // C order, as NumPy walks them (iteration.hpp)
     for (bool ok = w.begin(); ok; ok = w.next()) count += nonzero_item(w.cur());
     Array<int64_t, 1, C> axes[N];
-    for (int k = 0; k < N; ++k) axes[k] = empty<int64_t, 1>(&count);
+    for (int k = 0; k < N; ++k) axes[k] = tr::empty<int64_t, 1>(&count);  // not np::empty (a shape array)
     int64_t j = 0;
     for (bool ok = w.begin(); ok; ok = w.next()) {
         if (!nonzero_item(w.cur())) continue;
