@@ -36,4 +36,26 @@ inline Str str_lower(const Str &s) {
     return str_ascii_case<'A', 'Z'>(s);
 }
 
+// str.isalpha() and the other tests of every code point: ASCII here, any
+// other text by Python's own methods (their Unicode categories).
+enum StrTest { IS_ALPHA, IS_DIGIT, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_NUMERIC };
+
+template <StrTest K> inline bool str_is(const Str &s) {
+    static constexpr const char *names[] = {"isalpha", "isdigit", "isalnum", "isupper", "islower", "isdecimal",
+                                            "isnumeric"};
+    if (!str_is_ascii(s))
+        return call_python<bool>("transpile.text_case", "str_test", {box(s), box(Str(names[K], int64_t(__builtin_strlen(names[K]))))},
+                                 "1");
+    bool cased = false;
+    for (int64_t i = 0; i < s.len; ++i) {
+        const char c = s.data[i];
+        const bool up = c >= 'A' && c <= 'Z', low = c >= 'a' && c <= 'z', digit = c >= '0' && c <= '9';
+        cased = cased || up || low;
+        if ((K == IS_ALPHA && !(up || low)) || ((K == IS_DIGIT || K == IS_DECIMAL || K == IS_NUMERIC) && !digit) ||
+            (K == IS_ALNUM && !(up || low || digit)) || (K == IS_UPPER && low) || (K == IS_LOWER && up))
+            return false;
+    }
+    return (K == IS_UPPER || K == IS_LOWER) ? cased : s.len > 0;
+}
+
 }  // namespace tr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import struct
+import warnings
 
 import numpy as np
 import pytest
@@ -210,8 +211,11 @@ def test_a_str_spec_python_refuses_runs_as_python():
     with pytest.raises(Exception, match="format spec '\\+5' of a str is not supported"):
         str_spec_python_refuses("ab")
     fallback = plain_jit(str_spec_python_refuses.py_func)
-    with pytest.warns(Warning), pytest.raises(ValueError, match="Sign not allowed in string format specifier"):
-        fallback("ab")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fallback warning (given where it compiles, not from a warm cache)
+        with pytest.raises(ValueError, match="Sign not allowed in string format specifier"):
+            fallback("ab")
+    assert [r["source"] for r in fallback.fallbacks()] == ['return f"{label:+5}"']
 
 
 @jit
@@ -270,3 +274,74 @@ def join_fields(n):
 def test_the_trailing_separator_idiom(check):
     check(join_fields, 5)
     check(join_fields, 0)
+
+
+@jit
+def str_methods(s, sub):
+    return (s.find(sub), s.rfind(sub), s.count(sub), s.replace(sub, "Ω"), s.replace("", "-"), s.count(""),
+            s.split(","), s.split(), s.strip(), s.lstrip(), s.rstrip(), s.strip("xé "), s.rstrip(sub or "x"),
+            s.isspace(), s.isalpha(), s.isdigit(), s.isalnum(), s.isupper(), s.islower(), s.isdecimal(),
+            s.isnumeric())
+
+
+# ASCII, text that is not ASCII (its tests go to Python), every Unicode whitespace str.isspace() knows
+WHITESPACE = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+
+
+@pytest.mark.parametrize("s,sub", [("a,b a", "b"), ("  héllo wörld\u3000", "ö"), ("ABC", ""), ("x\u00a0yé é", "é"),
+                                   ("", ""), ("١٢٣", "٢"), ("ÀB", "b"), (WHITESPACE + "a" + WHITESPACE, "\u2028"),
+                                   ("a,,b,", ","), ("ΣΑΣ", "Σ")])
+def test_str_methods_count_code_points_and_unicode_whitespace(check, s, sub):
+    check(str_methods, s, sub)
+
+
+@jit
+def str_index_of(s, sub):
+    return s.index(sub)
+
+
+def test_str_index_raises_value_error(check):
+    check(str_index_of, "héllo", "l")
+    check(str_index_of, "héllo", "z")
+
+
+@jit
+def over_code_points(s, a):
+    n = 0
+    upper = []
+    for ch in s:
+        n += 1
+        upper.append(ch.upper())
+    for i, ch in enumerate(s):
+        if ch == "l":
+            n += i
+    t = 0.0
+    for ch, x in zip(s, a):
+        t += ord(ch) * x
+    return n, "".join(upper), t, [chr(ord(c) + 1) for c in s], list(s), sorted(s)
+
+
+@pytest.mark.parametrize("s", ["héllo", "", "日本語", "a\U0001F600b"])
+def test_iterating_a_str_yields_code_points(check, s):
+    check(over_code_points, s, np.arange(4.0))
+
+
+@jit
+def chr_ord(i, s):
+    return chr(i), ord(s)
+
+
+@pytest.mark.parametrize("i,s", [(0, "a"), (0x7ff, "é"), (0xd800, "\U0010ffff"), (0x10ffff, "日"), (-1, "a"),
+                                 (0x110000, "a"), (65, "ab"), (65, "")])
+def test_chr_and_ord_with_cpythons_errors(check, i, s):
+    check(chr_ord, i, s)
+
+
+@jit
+def defaults(name, other):
+    return name or "anonymous", name and other, name or other or "none"
+
+
+@pytest.mark.parametrize("name,other", [("", ""), ("ab", ""), ("", "cd"), ("ab", "cd")])
+def test_or_and_of_strs_give_one_of_them(check, name, other):
+    check(defaults, name, other)

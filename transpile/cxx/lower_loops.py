@@ -191,6 +191,8 @@ class LoopLowering:
             return it.elem
         if isinstance(it, T.Range):
             return T.INT
+        if it == T.STR:  # its code points
+            return T.STR
         if isinstance(it, T.RecordArray):
             return element_type(it)
         if isinstance(it, T.Array):
@@ -250,6 +252,10 @@ class LoopLowering:
         if isinstance(it, T.Tuple):
             tup = self.hoist(self.expr(node).code)
             return str(len(it.items)), f"tr::tuple_get({tup}, {counter})"
+        if it == T.STR:  # its code points, read in order
+            self.module.include("transpile_rt/str_methods.hpp")
+            chars = self.hoist(f"tr::StrChars({self.expr(node).code})")
+            return f"{chars}.n", f"{chars}[{counter}]"
         if isinstance(it, T.Enumerate):
             inner_node = node.args[0]
             start = "0"

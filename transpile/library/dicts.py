@@ -20,6 +20,10 @@ H_STR_CASE = "transpile_rt/str_case.hpp"  # str methods and repr() that need Pyt
 # ---- methods (passes/dicts.method_call types them; site_info = (name, receiver type)) -------
 
 JUSTIFY = {"ljust": "<", "rjust": ">", "center": "^"}  # str methods: tr::str_justify's `how`
+STRIP = {"lstrip": 1, "rstrip": 2, "strip": 3}  # tr::str_strip's ends
+STR_TESTS = {"isalpha": "IS_ALPHA", "isdigit": "IS_DIGIT", "isalnum": "IS_ALNUM", "isupper": "IS_UPPER",
+             "islower": "IS_LOWER", "isdecimal": "IS_DECIMAL", "isnumeric": "IS_NUMERIC"}  # str_case.hpp
+H_STR_METHODS = "transpile_rt/str_methods.hpp"
 
 def _method_lower(ls):
     name, recv = ls.site_info
@@ -43,7 +47,15 @@ def _method_lower(ls):
             return CExpr(f"tr::str_justify({r}, int64_t({args[0].code}){fill}, '{JUSTIFY[name]}')")
         if name == "zfill":
             return CExpr(f"tr::str_zfill({r}, int64_t({args[0].code}))")
-        return CExpr(f"tr::str_{name}({r}, {args[0].code})")
+        if name in STR_TESTS:
+            lw.module.needs_host = True  # text that is not ASCII is tested by Python (str_case.hpp)
+            return CExpr(f"tr::str_is<tr::{STR_TESTS[name]}>({r})")
+        if name in STRIP:
+            chars = f", &{lw.hoist(args[0].code)}" if args else ""
+            return CExpr(f"tr::str_strip({r}, {STRIP[name]}{chars})")
+        if name == "split":
+            lw.use_lists()
+        return CExpr(f"tr::str_{name}({', '.join([r] + [a.code for a in args])})")
     if isinstance(recv, T.Set):
         if name in ("add", "discard", "remove"):
             return CExpr(f"({r}.{name}({lw.convert(args[0], types[0], recv.elt)}), tr::none_t{{}})")
@@ -83,6 +95,10 @@ METHODS = {name: Entry(name, None, _method_lower, (H_DICT, H_STR))
                         "discard", "remove", "union", "intersection", "difference", "issubset", "startswith",
                         "endswith", "ljust", "rjust", "center", "zfill")}
 METHODS["join"] = Entry("join", None, _method_lower, (H_DICT, H_STR, "transpile_rt/list.hpp"))
+METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, H_STR_METHODS))
+                for name in ("find", "rfind", "index", "count", "replace", "split", "isspace", *STRIP)})
+METHODS.update({name: Entry(name, None, _method_lower, (H_DICT, H_STR, H_STR_CASE), needs_python=True)
+                for name in STR_TESTS})
 # repr() of a str in an f-string or %r (cxx/lower_dicts.py str_repr): not a call, but recorded as one in
 # tf.calls, so that what asks whether code runs Python (prange, try bodies, callers) sees it
 STR_REPR = Entry("repr", None, None, (H_STR_CASE,), needs_python=True)
@@ -151,6 +167,21 @@ def _format(site):
 
 def _format_lower(ls):
     return CExpr(ls.lower.formatted(ls.args[0].code, ls.arg_types[0], None, ls.site_info))
+
+
+def _ord(site):
+    site.check_arity(1, 1)
+    if site.args[0] != T.STR:
+        raise site.error(f"ord() of {site.args[0]} is not supported in compiled code", "ord() takes a str")
+    return T.INT, None
+
+
+def _chr(site):
+    site.check_arity(1, 1)
+    t = site.args[0]
+    if not (isinstance(t, T.Scalar) and t.kind in "iub" and t.dtype != "uint64"):
+        raise site.error(f"chr() of {t} is not supported in compiled code", "chr() takes an int")
+    return T.STR, None
 
 
 def _elem_of(t):
@@ -255,6 +286,9 @@ def _iter_only(ls):
 def _register():
     register(builtins.str, Entry("str", _str, _str_lower, (H_STR,)))
     register(builtins.format, Entry("format", _format, _format_lower, (H_STR,)))
+    register(builtins.ord, Entry("ord", _ord, lambda ls: CExpr(f"tr::str_ord({ls.args[0].code})"), (H_STR_METHODS,)))
+    register(builtins.chr, Entry("chr", _chr, lambda ls: CExpr(f"tr::str_chr(int64_t({ls.args[0].code}))"),
+                                 (H_STR_METHODS,)))
     register(builtins.dict, Entry("dict", _dict, _empty_map, (H_DICT,)))
     register(builtins.set, Entry("set", _set, _set_lower, (H_DICT,)))
     register(itertools.product, Entry("product", _product, _iter_only, ("transpile_rt/itertools.hpp",)))

@@ -222,6 +222,8 @@ def _seq_elem(site, t):
         if t.ndim == 1:
             return t.scalar, "array"
         return T.Array(t.dtype, t.ndim - 1, "C" if t.layout == "C" else "A", t.readonly), "array"
+    if t == T.STR:  # its code points, iterated into a new list
+        return T.STR, "iterable"
     if isinstance(t, (T.Dict, T.Set, T.DictView)):  # iterated into a new list
         d = t.dict if isinstance(t, T.DictView) else t
         kind = t.kind if isinstance(t, T.DictView) else "keys"

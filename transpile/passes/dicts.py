@@ -21,6 +21,7 @@ from ..library import dicts as L
 from ..library.container_rules import check_key, check_value, formattable
 from ..frontend.str_format import PercentField, percent_fields
 from .containers import exact_join
+from . import strs
 from .index_info import IndexInfo
 from .lists import setitem as list_setitem
 
@@ -288,28 +289,9 @@ def _key_type(typer, node):
     return types[0] if len(types) == 1 else T.Tuple(tuple(types))
 
 
-def _int_like(t) -> bool:
-    return isinstance(t, T.Scalar) and t.kind in "iub" and t.dtype != "uint64"
-
-
-def str_index(typer, node: h.Subscript) -> IndexInfo | None:
-    """s[i] (one code point) or s[a:b:c], the bounds ints or None (cxx: transpile_rt/str_index.hpp)."""
-    if len(node.index) != 1:
-        raise typer.error(node, "string indices must be integers or slices")
-    idx = node.index[0]
-    parts = [p for p in (idx.lower, idx.upper, idx.step) if p is not None] if isinstance(idx, h.Slice) else [idx]
-    types = [typer.expr(p) for p in parts]
-    if any(t is None for t in types):
-        return None
-    if not all(_int_like(t) for t in types):
-        raise typer.error(node, f"str indices of type {', '.join(map(str, types))} are not supported in compiled "
-                          "code", "index a str with ints (CPython's TypeError for other types is raised by Python)")
-    return IndexInfo("str_slice" if isinstance(idx, h.Slice) else "str_item", T.STR)
-
-
 def getitem(typer, node: h.Subscript, base):
     if isinstance(base, T.Str):
-        return str_index(typer, node)
+        return strs.subscript(typer, node)
     if not isinstance(base, T.Dict):
         raise typer.error(node, f"'{base}' object is not subscriptable")
     key = _key_type(typer, node)
@@ -345,15 +327,6 @@ DICT_METHODS = {"get": (1, 2), "keys": (0, 0), "values": (0, 0), "items": (0, 0)
                 "setdefault": (1, 2), "clear": (0, 0), "copy": (0, 0), "update": (1, 1)}
 SET_METHODS = {"add": (1, 1), "discard": (1, 1), "remove": (1, 1), "clear": (0, 0), "copy": (0, 0),
                "union": (1, 1), "intersection": (1, 1), "difference": (1, 1), "issubset": (1, 1)}
-STR_METHODS = {"startswith": (1, 1), "endswith": (1, 1), "upper": (0, 0), "lower": (0, 0), "join": (1, 1),
-               "ljust": (1, 2), "rjust": (1, 2), "center": (1, 2), "zfill": (1, 1)}
-
-
-def _int64_width(t) -> bool:
-    """A width int64 holds (uint64 may not: CPython's OverflowError is raised by Python)."""
-    return isinstance(t, T.Scalar) and (t.kind in "ib" or t.kind == "u" and t.dtype != "uint64")
-
-
 def method_call(typer, node: h.Call, recv, name: str):
     recv_node = node.func.value
     args = [typer.expr(a) for a in node.args]
@@ -362,7 +335,7 @@ def method_call(typer, node: h.Call, recv, name: str):
     if any(t is None for t in args):
         return None
     table = DICT_METHODS if isinstance(recv, T.Dict) else SET_METHODS if isinstance(recv, T.Set) else \
-        STR_METHODS if recv == T.STR else {}
+        strs.METHODS if recv == T.STR else {}
     if name not in table:
         raise typer.error(node, f"'{recv}' object has no method '{name}' in compiled code")
     lo, hi = table[name]
@@ -370,20 +343,7 @@ def method_call(typer, node: h.Call, recv, name: str):
         raise typer.error(node, f"{name}() takes {lo} to {hi} arguments ({len(args)} given)")
     result = T.NONE
     if recv == T.STR:
-        if name in ("startswith", "endswith"):
-            if args[0] != T.STR:
-                raise typer.error(node, f"{name}() argument must be a str in compiled code")
-            result = T.BOOL
-        elif name in ("ljust", "rjust", "center", "zfill") and not (
-                _int64_width(args[0]) and (len(args) == 1 or args[1] == T.STR)):
-            raise typer.error(node, f"{name}() of {', '.join(map(str, args))} is not supported in compiled code",
-                              "give an int width and a str fill character")
-        elif name == "join" and not (isinstance(args[0], T.List) and args[0].elem in (T.STR, None) or isinstance(
-                args[0], T.Tuple) and all(i == T.STR for i in args[0].items)):
-            raise typer.error(node, f"join() of {args[0]} is not supported in compiled code",
-                              "join a list or tuple of str")
-        else:
-            result = T.STR
+        result = strs.method_result(typer, node, name, args)
     elif isinstance(recv, T.Dict):
         if name in ("keys", "values", "items"):
             result = T.DictView(recv, name)
@@ -456,8 +416,8 @@ def element_type(typer, node, it):
             elem = T.Tuple(tuple(items) * it.repeat)
         else:
             elem = T.Tuple((items[0],) * it.repeat)
-    elif it == T.STR:
-        raise typer.error(node, "iterating over a str is not supported in compiled code")
+    elif it == T.STR:  # its code points, each a str (transpile_rt/str_methods.hpp StrChars)
+        elem = T.STR
     else:
         return None
     if elem == T.UNKNOWN:
@@ -470,7 +430,7 @@ def iterable_in_zip(typer, node, it):
     """enumerate()/zip() of a dict, set or itertools iterable: not compiled."""
     inners = (it.inner,) if isinstance(it, T.Enumerate) else it.inners
     for i in inners:
-        if isinstance(i, (T.Dict, T.Set, T.DictView, T.IterTools, T.LibIter, T.Str)):
+        if isinstance(i, (T.Dict, T.Set, T.DictView, T.IterTools, T.LibIter)):
             raise typer.error(node, f"enumerate()/zip() over {i} is not supported in compiled code")
 
 

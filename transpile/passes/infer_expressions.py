@@ -100,6 +100,8 @@ class ExpressionTyping:
         types = [self.number(v, self.expr(v)) for v in node.values]
         if any(t is None for t in types):
             return None
+        if all(t == T.STR for t in types):  # `name or "default"`: one of the strs
+            return T.STR
         for v, t in zip(node.values, types):
             if not isinstance(t, T.Scalar):
                 raise self.error(v, f"'{node.op}' needs scalar operands, not {t}",
