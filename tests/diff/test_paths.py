@@ -373,3 +373,25 @@ def test_an_array_whose_result_dtype_depends_on_the_path_is_not_compiled():
         for k in (0, 2):
             got, expected = plus_f32_array(a, k), plus_f32_array.py_func(a, k)
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+@jit
+def unpacked_displays(a, n):
+    s = 0.0
+    t = 1.0
+    for i in range(n):
+        s += a[i]  # an np.float64 once the loop ran, a Python float otherwise
+    s, t = t, s  # each name keeps the type of the value it gets; both flags read before either is set
+    best, bd = -1, np.inf
+    for i in range(n):
+        d = 0.0
+        d += a[i] * a[i]
+        if d < bd:
+            bd, best = d, i
+    return s, t, bd, best
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_a_display_unpacked_into_names_keeps_each_paths_type(check, n):
+    check(unpacked_displays, np.array([3.0, -1.0, 2.0]), n)
+    assert unpacked_displays.fallbacks() == []

@@ -55,10 +55,16 @@ class StatementLowering:
         src = self.hoist(self.ev(value) if isinstance(vt, T.Array) else value.code)
         dynamic = self.tf.path_types.dynamic if self.tf.path_types else {}
         if len(s.targets) == 1 and isinstance(s.targets[0], h.TupleExpr) and any(
-                e in dynamic for e in s.targets[0].elts):  # items of a callee's tuple that carry flags
-            bits = self.hoist("tr::ret_weak_bits()")
+                e in dynamic for e in s.targets[0].elts):  # items of a callee's tuple, or of a display, with flags
+            if isinstance(s.value, h.TupleExpr):  # `a, b = x, y`: every flag copied before any is set
+                flags = [self.tmp("weak") if e in dynamic else None for e in s.targets[0].elts]
+                self.pre += [f"bool {f} = {self.weak_code(v)};" for f, v in zip(flags, s.value.elts) if f]
+            else:
+                bits = self.hoist("tr::ret_weak_bits()")
             for i, (sub, it) in enumerate(zip(s.targets[0].elts, vt.items)):
-                if sub in dynamic:
+                if sub in dynamic and isinstance(s.value, h.TupleExpr):
+                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, flags[i])
+                elif sub in dynamic:
                     weak = self.call_flag(s.value, lambda f, i=i: f"((({bits}) >> {i}) & 1)" if f.path_types and i in
                                           f.path_types.weak_items else ("true" if f.return_type.items[i].weak else "false"))
                     self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, weak)
