@@ -176,3 +176,20 @@ def test_a_prange_loop_writing_text_through_python_runs_in_order():
     f = plain_jit(_repr_lengths, jit_level="O1")
     np.testing.assert_array_equal(f("a\u200bé", 8), _repr_lengths("a\u200bé", 8))
     assert "prange loop run in order: line" in f.inspect_cxx()
+
+
+@jit
+def word_frequencies(text):
+    counts = {}
+    for w in text.lower().split():
+        w = w.strip(".,!?")
+        if w:
+            counts[w] = counts.get(w, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    by_name = sorted(counts, key=lambda k: k[::-1], reverse=True)
+    return ranked, by_name, min(counts, key=lambda k: (len(k), k)), max(counts.keys(), key=lambda k: k)
+
+
+@pytest.mark.parametrize("text", ["The cat. The dog! a cat?", "Ünïcode über alles, über Zürich! zebra Ä", "one"])
+def test_keys_that_are_strs_order_by_code_points(check, text):
+    check(word_frequencies, text)

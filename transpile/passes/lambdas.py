@@ -294,7 +294,7 @@ def _elements(typer, node, t):
 
 
 def _orderable(typer, node, t):
-    if isinstance(t, T.Scalar) and t.kind != "c":
+    if isinstance(t, T.Scalar) and t.kind != "c" or t == T.STR:  # strs: by code points (UTF-8's byte order)
         return
     if isinstance(t, T.Tuple):
         for i in t.items:
@@ -304,7 +304,7 @@ def _orderable(typer, node, t):
         _orderable(typer, node, t.elem)
         return
     raise typer.error(node, f"key functions returning {t} are not supported in compiled code",
-                      "return a number or a tuple of numbers")
+                      "return a number, a str or a tuple of them")
 
 
 def key_target(typer, key_node):
