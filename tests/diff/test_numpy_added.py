@@ -80,3 +80,26 @@ def sieve_primes(n):
 @pytest.mark.parametrize("n", [1, 2, 50, 97])
 def test_nonzero_beside_array_creation(check, n):
     check(sieve_primes, n)
+
+
+@jit
+def flips(a, b):
+    v = np.flip(a)
+    v[0] = 99.0  # a view: the write reaches a
+    return (np.flip(b), np.flip(b, 0), np.flip(b, axis=-1), np.flip(b, (0, 1)), np.fliplr(b), np.flipud(b), v.sum(),
+            np.flip(b[:0]), a, np.flip(b)[1:, ::2])
+
+
+def test_flip_is_a_view_with_numpys_values(check):
+    check(flips, np.arange(4.0), np.arange(6).reshape(2, 3))
+    check(flips, np.arange(4.0)[::-2], np.arange(12).reshape(3, 4)[::2, 1:])
+
+
+@jit
+def grids(x, y):
+    g1, g2 = np.meshgrid(x, y)
+    return np.exp(-(g1 ** 2 + g2 ** 2)), g1.shape, np.meshgrid(x, y, indexing="ij")[0]
+
+
+def test_meshgrid(check):
+    check(grids, np.linspace(0.0, 1.0, 4), np.linspace(1.0, 2.0, 3))

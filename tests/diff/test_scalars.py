@@ -734,3 +734,17 @@ def divmods(a, b, x, y):
 def test_divmod_of_python_numbers(check_bits, a, b, x, y):
     # one division for both results, as CPython's _float_div_mod; divmod's own ZeroDivisionError messages
     check_bits(divmods, a, b, x, y)
+
+
+@jit
+def modular_and_bits(a, b, m):
+    return pow(a, b, m), a.bit_length(), m.bit_length(), (-a).bit_length()
+
+
+@pytest.mark.parametrize("a,b,m", [(2, 10, 1000), (2, -1, 7), (3, -2, 7), (2, -1, 4), (-3, 5, 7), (3, 5, -7), (0, 0, 5),
+                                   (5, 3, 1), (2, 3, 0), (7, 10 ** 18, 10 ** 18 + 9), (-2 ** 63 + 1, 3, 2 ** 63 - 1),
+                                   (5, -2 ** 63, 2 ** 63 - 1), (3, 7, -2 ** 63), (-1, -1, -2 ** 63), (0, 5, 3)])
+def test_three_argument_pow_and_bit_length_are_cpythons(check, a, b, m):
+    """Modular inverses for negative exponents, the modulus' sign, 128-bit
+    products, and CPython's ValueErrors."""
+    check(modular_and_bits, a, b, m)

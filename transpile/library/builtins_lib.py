@@ -8,7 +8,7 @@ from .base import CExpr
 from ..hir import nodes as h
 from ..hir import types as T
 from ..hir import promote
-from .registry import register
+from .registry import register, register_method
 from .base import NOT_CONST, Entry
 from ..parallel import prange
 
@@ -359,5 +359,34 @@ register(builtins.divmod, _entry("divmod", _divmod, _divmod_lower, "transpile_rt
 register(builtins.sum, _entry("sum", _sum, _sum_lower, H_ITER))
 register(builtins.any, _entry("any", *_any_all("any"), "transpile_rt/numpy/reduce.hpp"))
 register(builtins.all, _entry("all", *_any_all("all"), "transpile_rt/numpy/reduce.hpp"))
+
+
+
+def _bit_length(site):
+    """int.bit_length() of a Python int (NumPy's ints have no such method)."""
+    site.check_arity(1, 1)
+    t = site.args[0]
+    if not (isinstance(t, T.Scalar) and t.weak and t.kind in "ib"):
+        raise site.error(f"'{t}' has no method 'bit_length' in compiled code")
+    return T.INT, None
+
+
+def _bit_length_lower(ls):  # |x| as an unsigned value: INT64_MIN's 64 bits too
+    return CExpr("([](int64_t tr_v) { uint64_t tr_m = tr_v < 0 ? uint64_t(0) - uint64_t(tr_v) : uint64_t(tr_v); "
+                 f"return int64_t(tr_m ? 64 - __builtin_clzll(tr_m) : 0); }}(int64_t({ls.args[0].code})))")
+
+
+def _pow(site):
+    """pow(a, b, m) of Python ints (the two-argument form is `a ** b`: written so, it compiles)."""
+    site.check_arity(3, 3)
+    if not all(isinstance(t, T.Scalar) and t.weak and t.kind in "ib" for t in site.args):
+        raise site.error(f"pow() of {', '.join(map(str, site.args))} is not supported in compiled code",
+                         "compiled code takes pow(a, b, m) of ints; write a ** b for other powers")
+    return T.INT, None
+
+
+register_method("bit_length", _entry("bit_length", _bit_length, _bit_length_lower))
+register(builtins.pow, _entry("pow", _pow, lambda ls: CExpr(
+    "tr::py::pow_mod(" + ", ".join(f"int64_t({a.code})" for a in ls.args) + ")"), "transpile_rt/ops/python.hpp"))
 
 _ = NOT_CONST

@@ -111,6 +111,33 @@ register(np.transpose, Entry("numpy.transpose", _transpose_infer, _transpose_low
 register_method("transpose", Entry("transpose", _transpose_infer, _transpose_lower, (H_SHAPE,)))
 
 
+def _flip(name, fixed=None):
+    """np.flip(a, axis=None) with the axis known while compiling (an int or a tuple of them), np.fliplr
+    (axis 1), np.flipud (axis 0): a view; an axis out of range runs as Python (NumPy's AxisError)."""
+    def infer(site):
+        site.check_arity(1, 1 if fixed is not None else 2, () if fixed is not None else ("axis",))
+        a = site.args[0]
+        if not isinstance(a, T.Array) or a.ndim == 0:
+            raise site.error(f"{name}() needs an array of at least one dimension, not {a}")
+        axis = fixed if fixed is not None else site.const_arg(1, "axis", None)
+        axes = range(a.ndim) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+        if not all(type(k) is int and -a.ndim <= k < a.ndim for k in axes):
+            raise site.error(f"{name}() with axis={axis!r} of a {a.ndim}-d array is not supported in compiled code",
+                             "give the axes as ints within the array's dimensions, known while compiling")
+        mask = sum(1 << (k % a.ndim) for k in set(k % a.ndim for k in axes))
+        return T.Array(a.dtype, a.ndim, "A", a.readonly), mask
+
+    def lower(ls):
+        return CExpr(f"tr::np::flip({ls.lower.ev(ls.args[0])}, {ls.site_info}u)")
+
+    return Entry(f"numpy.{name}", infer, lower, (H_SHAPE,))
+
+
+register(np.flip, _flip("flip"))
+register(np.fliplr, _flip("fliplr", 1))
+register(np.flipud, _flip("flipud", 0))
+
+
 def _flat(kind):
     def infer(site):
         site.check_arity(1, 1)

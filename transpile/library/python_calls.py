@@ -43,7 +43,7 @@ PURE = {
         "take take_along_axis insert delete append isin intersect1d union1d setdiff1d setxor1d "
         "histogram_bin_edges geomspace logspace tri gcd lcm ldexp frexp modf heaviside nextafter spacing "
         "float_power logaddexp2 sinc i0 fix isneginf isposinf iscomplex isreal cumulative_sum cumulative_prod "
-        "unravel_index ravel_multi_index"
+        "unravel_index ravel_multi_index meshgrid"
     ).split(),
     "numpy.linalg": (
         "solve det inv pinv cholesky eigh eigvalsh svd svdvals qr lstsq matrix_power matrix_rank slogdet cond "

@@ -133,6 +133,23 @@ template <class T, int N, int L> Array<T, N, A> transpose(const Array<T, N, L> &
     return t;
 }
 
+// np.flip(a, axis) (np.fliplr, np.flipud): the axes whose bit is set in
+// `axes` reversed, a view (the first element the last of each such axis).
+template <class T, int N, int L> Array<T, N, A> flip(const Array<T, N, L> &a, unsigned axes) {
+    Array<T, N, A> f;
+    f.data = a.data;
+    f.owner = a.owner;
+    for (int k = 0; k < N; ++k) {
+        f.shape[k] = a.shape[k];
+        f.strides[k] = a.stride(k);
+        if ((axes >> k) & 1u && a.shape[k] > 0) {
+            f.data += (a.shape[k] - 1) * a.stride(k);
+            f.strides[k] = -a.stride(k);
+        }
+    }
+    return f;
+}
+
 // np.transpose(a, axes): result axis i is input axis axes[i].
 template <class T, int N, int L> Array<T, N, A> transpose(const Array<T, N, L> &a, const int64_t (&axes)[N]) {
     int seen[N > 0 ? N : 1];

@@ -63,6 +63,31 @@ TR_HD inline int64_t pow(int64_t a, int64_t b) {
               (long long)b);
     return op::ipow(a, b);
 }
+// pow(a, b, m) of Python ints, as CPython's long_pow: ValueError for m == 0
+// and for a negative b when a has no inverse modulo m; the result has m's
+// sign.  Products are taken in 128 bits, so any int64 modulus works.
+inline int64_t pow_mod(int64_t a, int64_t b, int64_t m) {  // host only: 128-bit products
+    if (m == 0) raise(TR_ERR_VALUE, "pow() 3rd argument cannot be 0");
+    const uint64_t n = m < 0 ? uint64_t(0) - uint64_t(m) : uint64_t(m);
+    uint64_t base = a < 0 ? (n - (uint64_t(0) - uint64_t(a)) % n) % n : uint64_t(a) % n;
+    uint64_t e = b < 0 ? uint64_t(0) - uint64_t(b) : uint64_t(b);
+    if (b < 0) {  // base's inverse modulo n (extended Euclid), then its power
+        __int128 r0 = __int128(n), r1 = __int128(base), t0 = 0, t1 = 1;
+        while (r1 != 0) {
+            const __int128 q = r0 / r1, r2 = r0 - q * r1, t2 = t0 - q * t1;
+            r0 = r1, r1 = r2, t0 = t1, t1 = t2;
+        }
+        if (r0 != 1) raise(TR_ERR_VALUE, "base is not invertible for the given modulus");
+        base = uint64_t(t0 < 0 ? t0 + __int128(n) : t0);
+    }
+    uint64_t result = n == 1 ? 0 : 1;
+    for (; e > 0 && n != 1; e >>= 1) {
+        if (e & 1) result = uint64_t((unsigned __int128)result * base % n);
+        base = uint64_t((unsigned __int128)base * base % n);
+    }
+    return m < 0 && result != 0 ? int64_t(result - n) : int64_t(result);
+}
+
 TR_HD inline double pow(double a, double b) {
     if (a == 0 && b < 0) raise(TR_ERR_ZERODIV, "0.0 cannot be raised to a negative power");
     // CPython's result here is complex; a float-typed result would silently be another type.
