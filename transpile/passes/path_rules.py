@@ -333,3 +333,16 @@ def statement_of(parent: dict, node):
     if isinstance(node, h.If):
         return node.test
     return node
+
+
+def unpacked_into(parents: dict, parent, node):
+    """The name `node` is assigned to in `a, b = x, y` (a display of names
+    unpacking a display of as many values), or None."""
+    assign = parents.get(parent)
+    if not (isinstance(parent, h.TupleExpr) and isinstance(assign, h.Assign) and assign.value is parent
+            and len(assign.targets) == 1 and isinstance(assign.targets[0], h.TupleExpr)):
+        return None
+    names = assign.targets[0].elts
+    if len(names) != len(parent.elts) or not all(isinstance(n, h.Name) for n in names):
+        return None
+    return names[parent.elts.index(node)]

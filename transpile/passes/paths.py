@@ -39,7 +39,7 @@ from ..hir import promote
 from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject,
                          converts_exactly, differs, ints_fit, keeps_truth, link, picked_argument, picked_types, pure,
                          returns, same_storage, same_value_use, semantics_by_flags, spelled, statement_of, statements,
-                         weak_only, weakness_only, what)
+                         unpacked_into, weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 
@@ -300,15 +300,11 @@ class _Checker:
             raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), "its truth test")
         if isinstance(node, h.Compare) and len(node.ops) > 1:  # no flag says which comparison decided
             raise self.not_compilable(node, None, self.types_of(node), what(parent, node))
-        if isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1 \
-                and isinstance(parent.targets[0], h.Name) and weak_only(self.types_of(node) | {self.tf.types.get(node)},
-                                                                        self.tf.var_types.get(parent.targets[0].id)):
+        single = isinstance(parent, h.Assign) and parent.value is node and len(parent.targets) == 1
+        target = parent.targets[0] if single else unpacked_into(self.parent, parent, node)  # or `bd, b = dist, c`
+        if isinstance(target, h.Name) and weak_only(self.types_of(node) | {self.tf.types.get(node)},
+                                                    self.tf.var_types.get(target.id)):
             # the variable's flag is set from the value's (held in the C++ type of both: not a float32 `x1`)
-            self.grow(parent.targets[0], node)
-            return
-        target = self.unpacked_into(parent, node)  # `best, bd = c, dist`: item by item, as `bd = dist`
-        if target is not None and weak_only(self.types_of(node) | {self.tf.types.get(node)},
-                                            self.tf.var_types.get(target.id)):
             self.grow(target, node)
             return
         if same_value_use(self, node, parent):
@@ -359,18 +355,6 @@ class _Checker:
                 self.boxed[node.id] = tuple(sorted((t for t in alts if differs(t, joined)), key=str))
                 return
         raise self.not_compilable(node, getattr(origin, "id", None), self.types_of(node), what(parent, node))
-
-    def unpacked_into(self, parent, node):
-        """The name `node` is assigned to in `a, b = x, y` (a display of names
-        unpacking a display of as many values), or None."""
-        assign = self.parent.get(parent)
-        if not (isinstance(parent, h.TupleExpr) and isinstance(assign, h.Assign) and assign.value is parent
-                and len(assign.targets) == 1 and isinstance(assign.targets[0], h.TupleExpr)):
-            return None
-        names = assign.targets[0].elts
-        if len(names) != len(parent.elts) or not all(isinstance(n, h.Name) for n in names):
-            return None
-        return names[parent.elts.index(node)]
 
     def assigned_simply(self, node) -> bool:
         """Every assignment of the variable is `name = ...` or `name op= ...`
