@@ -201,3 +201,18 @@ def test_python_randoms_errors_are_pythons():
     with pytest.raises(ValueError) as got:
         three_draws(5, 1)
     assert str(got.value) == str(expected.value)
+
+
+@jit
+def choices(n, a):
+    np.random.seed(3)
+    c = np.random.choice(5)
+    d = np.random.choice(a, 3)
+    p = np.random.permutation(n)
+    b = a.copy()
+    np.random.shuffle(b)  # in place, through the array Python is handed
+    return c, d, p, b, np.random.random()
+
+
+def test_choice_permutation_and_shuffle_draw_numpys_stream(check):
+    check(choices, 6, np.arange(10.0))

@@ -64,7 +64,8 @@ DRAWS = {
     "numpy.random": (
         "seed beta binomial chisquare exponential f gamma geometric gumbel hypergeometric laplace logistic "
         "lognormal logseries negative_binomial noncentral_chisquare noncentral_f pareto poisson power rayleigh "
-        "standard_cauchy standard_exponential standard_gamma standard_t triangular vonmises wald weibull zipf"
+        "standard_cauchy standard_exponential standard_gamma standard_t triangular vonmises wald weibull zipf "
+        "choice permutation shuffle"
     ).split(),
 }
 _PRIVATE = {"random": lambda: random.Random(0), "numpy.random": lambda: np.random.RandomState(0)}
