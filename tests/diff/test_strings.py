@@ -345,3 +345,38 @@ def defaults(name, other):
 @pytest.mark.parametrize("name,other", [("", ""), ("ab", ""), ("", "cd"), ("ab", "cd")])
 def test_or_and_of_strs_give_one_of_them(check, name, other):
     check(defaults, name, other)
+
+
+@jit
+def parsed(s):
+    return int(s), float(s)
+
+
+@jit
+def parsed_float(s):
+    return float(s)
+
+
+@pytest.mark.parametrize("s", ["42", " -1_000 ", "٣", "007", "12345678901234567", "abc", "1__0", "", "1.5"])
+def test_int_and_float_of_a_str_are_pythons_parsers(check, s):
+    """Underscores, Unicode digits and whitespace, CPython's ValueError text."""
+    check(parsed, s)
+
+
+@pytest.mark.parametrize("s", ["1e3", "inf", "-NaN", " 1_0.5 ", "abc", "-0", "1e400", "0x10"])
+def test_float_of_a_str(check, s):
+    check(parsed_float, s)
+
+
+@jit
+def csv_total(line):
+    total = 0.0
+    parts = line.split(",")
+    for p in parts:
+        total += float(p)
+    return total, len(parts)
+
+
+def test_a_csv_line(check):
+    check(csv_total, "1.5,2,3e2")
+    assert csv_total.fallbacks() == []

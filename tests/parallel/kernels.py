@@ -109,6 +109,6 @@ def with_fallback(a):
     """Python code in the body: the loop runs in order (the interpreter lock)."""
     s = 0.0
     for i in prange(a.shape[0]):
-        x = float(str(a[i]))  # str() runs as Python (JIT Fallback)
+        x = float(str(a[i]).title())  # str.title() runs as Python (JIT Fallback)
         s += x
     return s

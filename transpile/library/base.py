@@ -86,6 +86,17 @@ class LowerSite:
     never_negative: tuple = ()  # per positional argument: proven never < 0 (passes/signs.py)
 
 
+
+@dataclass(frozen=True)
+class Handoff:
+    """What an entry's typing rule may return beside the type to have another
+    entry lower the call: one that calls into Python, say, for arguments of
+    one kind only (int() of a str), so that only those calls are known to need
+    the interpreter (Entry.needs_python)."""
+
+    entry: object
+    info: object = None
+
 @dataclass(frozen=True)
 class Entry:
     name: str

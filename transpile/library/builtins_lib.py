@@ -9,7 +9,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..hir import promote
 from .registry import register, register_method
-from .base import NOT_CONST, Entry
+from .base import NOT_CONST, Entry, Handoff
 from ..parallel import prange
 
 H_BUILTINS = "transpile_rt/builtins/builtins.hpp"
@@ -173,8 +173,25 @@ def _value_code(ls) -> str:
     return ls.args[0].code
 
 
+def _parsed(result, name):
+    """int(s) / float(s) of a str: Python's own parser (underscores, Unicode digits and whitespace,
+    'inf', its ValueError's text), called from compiled code."""
+    def lower(ls):
+        ls.lower.module.needs_host = True
+        return CExpr(f'tr::call_python<{ls.lower.ctype(result)}>("builtins", "{name}", {{tr::box({ls.args[0].code})}}, '
+                     '"1")')
+
+    return Entry(f"builtins.{name}", None, lower, ("transpile_rt/python_calls.hpp", "transpile_rt/topy.hpp"),
+                 needs_python=True)
+
+
+PARSED = {"int": _parsed(T.INT, "int"), "float": _parsed(T.FLOAT, "float")}
+
+
 def _int(site):
     site.check_arity(0, 1)
+    if site.args and site.args[0] == T.STR:
+        return T.INT, Handoff(PARSED["int"])
     if site.args and not isinstance(site.args[0], T.Scalar) and not _zero_d(site.args[0]):
         raise site.error(f"int() argument must be a number, not '{site.args[0]}'")
     if site.args and _kind(site.args[0]) == "c":
@@ -193,6 +210,8 @@ def _int_lower(ls):
 def _conv(result, name):
     def infer(site):
         site.check_arity(0, 2 if name == "complex" else 1)
+        if name in PARSED and site.args and site.args[0] == T.STR:
+            return result, Handoff(PARSED[name])
         for t in site.args:
             if not isinstance(t, T.Scalar) and not (_zero_d(t) and len(site.args) == 1 and name != "bool"):
                 raise site.error(f"{name}() argument must be a number, not '{t}'")

@@ -9,7 +9,7 @@ from ..diagnostics import (FunctionNotCompilable, PathTypeConflict, UnsupportedS
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable, lookup_method
-from ..library.base import CallSite, NotYetKnown
+from ..library.base import CallSite, Handoff, NotYetKnown
 from . import classes, lists
 from . import dicts  # dicts, sets, strs, itertools
 from . import lambdas  # lambdas, key= functions
@@ -226,6 +226,8 @@ class CallTyping:
         except NotYetKnown:
             self.unknown.append(node)
             return None
+        if isinstance(info, Handoff):  # another entry lowers this call (library/base.py)
+            entry, info = info.entry, info.info
         self.tf.calls[node] = ("lib", entry, info)
         return result
 
