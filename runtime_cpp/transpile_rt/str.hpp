@@ -120,17 +120,40 @@ template <class... S> inline Str str_join_sep(const Str &sep, const S &...parts)
 }
 template <class... S> inline Str str_join(const S &...parts) { return str_join_sep(Str(), parts...); }
 
-inline bool str_contains(const Str &hay, const Str &needle) {
-    if (needle.len == 0) return true;
-    for (int64_t i = 0; i + needle.len <= hay.len; ++i)
-        if (hay.data[i] == needle.data[0] && memcmp(hay.data + i, needle.data, size_t(needle.len)) == 0) return true;
-    return false;
+// The text is UTF-8: a byte 10xxxxxx continues a code point, any other starts one.
+inline bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// The byte after the code point that starts at byte `at`.
+inline int64_t str_char_end(const Str &s, int64_t at) {
+    int64_t end = at + 1;
+    while (end < s.len && utf8_continuation(s.data[end])) ++end;
+    return end;
 }
+
+// Bytes [from, to) of s, sharing its buffer (counted).
+inline Str str_part(const Str &s, int64_t from, int64_t to) {
+    Str out = s;
+    out.data = s.data + from;
+    out.len = to - from;
+    return out;
+}
+
+// The byte offset of the first occurrence of sub in s at or after byte
+// `from`, or -1.  On UTF-8 it finds exactly the occurrences a search on code
+// points finds: no code point's bytes occur inside another's.
+inline int64_t str_find_bytes(const Str &s, const Str &sub, int64_t from = 0) {
+    if (sub.len == 0) return from <= s.len ? from : -1;
+    for (int64_t i = from; i + sub.len <= s.len; ++i)
+        if (s.data[i] == sub.data[0] && memcmp(s.data + i, sub.data, size_t(sub.len)) == 0) return i;
+    return -1;
+}
+
+inline bool str_contains(const Str &hay, const Str &needle) { return str_find_bytes(hay, needle) >= 0; }
 
 // len() counts code points, as Python does.
 inline int64_t str_len(const Str &s) {
     int64_t n = 0;
-    for (int64_t i = 0; i < s.len; ++i) n += (static_cast<unsigned char>(s.data[i]) & 0xC0) != 0x80;
+    for (int64_t i = 0; i < s.len; ++i) n += !utf8_continuation(s.data[i]);
     return n;
 }
 
@@ -372,7 +395,7 @@ inline Str str_padded(const Str &s, int64_t cut, int64_t before, int64_t after, 
 inline Str format_str(const Str &s, int64_t width, int64_t prec, char align, const Str &fill) {
     int64_t cut = s.len, n = 0;
     for (int64_t i = 0; i < s.len; ++i) {
-        if ((static_cast<unsigned char>(s.data[i]) & 0xC0) == 0x80) continue;
+        if (utf8_continuation(s.data[i])) continue;
         if (prec >= 0 && n == prec) {
             cut = i;
             break;

@@ -9,17 +9,9 @@ namespace tr {
 
 // The byte offset of code point k (0 <= k <= the number of code points).
 inline int64_t str_offset(const Str &s, int64_t k) {
-    int64_t i = 0;
-    for (; i < s.len; ++i)
-        if ((static_cast<unsigned char>(s.data[i]) & 0xC0) != 0x80 && k-- == 0) return i;
+    for (int64_t i = 0; i < s.len; ++i)
+        if (!utf8_continuation(s.data[i]) && k-- == 0) return i;
     return s.len;
-}
-
-inline Str str_bytes(const Str &s, int64_t from, int64_t to) {
-    Str out = s;  // the same buffer, counted
-    out.data = s.data + from;
-    out.len = to - from;
-    return out;
 }
 
 inline Str str_item(const Str &s, int64_t i) {
@@ -27,9 +19,7 @@ inline Str str_item(const Str &s, int64_t i) {
     if (i < 0) i += n;
     if (i < 0 || i >= n) raise(TR_ERR_INDEX, "string index out of range");
     const int64_t from = str_offset(s, i);
-    int64_t to = from + 1;
-    while (to < s.len && (static_cast<unsigned char>(s.data[to]) & 0xC0) == 0x80) ++to;
-    return str_bytes(s, from, to);
+    return str_part(s, from, str_char_end(s, from));
 }
 
 inline Str str_slice(const Str &s, const Slice &sl) {
@@ -37,14 +27,14 @@ inline Str str_slice(const Str &s, const Slice &sl) {
     adjust_slice(sl, str_len(s), start, length);
     if (sl.step == 1) {
         const int64_t from = str_offset(s, start);
-        return str_bytes(s, from, str_offset(str_bytes(s, from, s.len), length) + from);
+        return str_part(s, from, str_offset(str_part(s, from, s.len), length) + from);
     }
     // any other step: the offset of every code point, then the chosen ones copied
     const int64_t n = str_len(s);
     int64_t *at = static_cast<int64_t *>(malloc(sizeof(int64_t) * size_t(n + 1)));
     if (!at) raise(TR_ERR_MEMORY, "out of memory slicing a string of %lld characters", (long long)n);
     for (int64_t i = 0, k = 0; i < s.len; ++i)
-        if ((static_cast<unsigned char>(s.data[i]) & 0xC0) != 0x80) at[k++] = i;
+        if (!utf8_continuation(s.data[i])) at[k++] = i;
     at[n] = s.len;
     int64_t bytes = 0;
     for (int64_t k = 0, i = start; k < length; ++k, i += sl.step) bytes += at[i + 1] - at[i];

@@ -2,9 +2,7 @@
 // CPython's results: positions count code points (a byte offset found by a
 // byte search is turned into one), whitespace is what str.isspace() says
 // for every code point (ASCII's six, U+001C..U+001F, and the Unicode ones
-// below), and a substring search on UTF-8 bytes finds exactly the
-// occurrences a search on code points finds (no code point's bytes occur
-// inside another's).
+// below), and substrings are searched for as bytes (str.hpp str_find_bytes).
 #pragma once
 #include "list.hpp"
 #include "str.hpp"
@@ -12,8 +10,6 @@
 namespace tr {
 
 namespace detail {
-
-inline bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 // The code point starting at byte i of s, and the byte after it.
 inline uint32_t utf8_decode(const Str &s, int64_t i, int64_t &next) {
@@ -32,20 +28,6 @@ inline bool is_space(uint32_t c) {
            c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-inline int64_t code_points_before(const Str &s, int64_t byte) {
-    int64_t n = 0;
-    for (int64_t i = 0; i < byte; ++i) n += !utf8_continuation(s.data[i]);
-    return n;
-}
-
-// The byte offset of the first occurrence of sub in s at or after byte `from`, or -1.
-inline int64_t find_bytes(const Str &s, const Str &sub, int64_t from) {
-    if (sub.len == 0) return from <= s.len ? from : -1;
-    for (int64_t i = from; i + sub.len <= s.len; ++i)
-        if (s.data[i] == sub.data[0] && memcmp(s.data + i, sub.data, size_t(sub.len)) == 0) return i;
-    return -1;
-}
-
 }  // namespace detail
 
 // for ch in s (and enumerate(s), zip(s, ...)): code point i of s, read in
@@ -57,14 +39,8 @@ struct StrChars {
     explicit StrChars(const Str &text) : s(text), n(str_len(text)) {}
     Str operator[](int64_t i) {
         if (i < k) k = at = 0;
-        for (; k < i; ++k)
-            for (++at; at < s.len && detail::utf8_continuation(s.data[at]); ++at) {}
-        int64_t end = at + 1;
-        while (end < s.len && detail::utf8_continuation(s.data[end])) ++end;
-        Str out = s;  // the same buffer, counted
-        out.data = s.data + at;
-        out.len = end - at;
-        return out;
+        for (; k < i; ++k) at = str_char_end(s, at);
+        return str_part(s, at, str_char_end(s, at));
     }
 };
 
@@ -95,13 +71,13 @@ inline Str str_chr(int64_t i) {
 }
 
 inline int64_t str_find(const Str &s, const Str &sub) {
-    const int64_t at = detail::find_bytes(s, sub, 0);
-    return at < 0 ? -1 : detail::code_points_before(s, at);
+    const int64_t at = str_find_bytes(s, sub, 0);
+    return at < 0 ? -1 : str_len(str_part(s, 0, at));
 }
 
 inline int64_t str_rfind(const Str &s, const Str &sub) {
     for (int64_t i = s.len - sub.len; i >= 0; --i)
-        if (memcmp(s.data + i, sub.data, size_t(sub.len)) == 0) return detail::code_points_before(s, i);
+        if (memcmp(s.data + i, sub.data, size_t(sub.len)) == 0) return str_len(str_part(s, 0, i));
     return -1;
 }
 
@@ -115,7 +91,7 @@ inline int64_t str_index(const Str &s, const Str &sub) {
 inline int64_t str_count(const Str &s, const Str &sub) {
     if (sub.len == 0) return str_len(s) + 1;
     int64_t n = 0;
-    for (int64_t at = detail::find_bytes(s, sub, 0); at >= 0; at = detail::find_bytes(s, sub, at + sub.len)) ++n;
+    for (int64_t at = str_find_bytes(s, sub, 0); at >= 0; at = str_find_bytes(s, sub, at + sub.len)) ++n;
     return n;
 }
 
@@ -125,7 +101,7 @@ inline Str str_replace(const Str &s, const Str &old, const Str &with) {
         char *p;
         Str out = Str::make(s.len + (n + 1) * with.len, &p);
         for (int64_t i = 0; i <= s.len; ++i) {
-            if (i == s.len || !detail::utf8_continuation(s.data[i])) {
+            if (i == s.len || !utf8_continuation(s.data[i])) {
                 memcpy(p, with.data, size_t(with.len));
                 p += with.len;
             }
@@ -138,7 +114,7 @@ inline Str str_replace(const Str &s, const Str &old, const Str &with) {
     char *p;
     Str out = Str::make(s.len + n * (with.len - old.len), &p);
     int64_t from = 0;
-    for (int64_t at = detail::find_bytes(s, old, 0); at >= 0; at = detail::find_bytes(s, old, from)) {
+    for (int64_t at = str_find_bytes(s, old, 0); at >= 0; at = str_find_bytes(s, old, from)) {
         memcpy(p, s.data + from, size_t(at - from));
         p += at - from;
         memcpy(p, with.data, size_t(with.len));
@@ -149,19 +125,12 @@ inline Str str_replace(const Str &s, const Str &old, const Str &with) {
     return out;
 }
 
-inline Str str_part(const Str &s, int64_t from, int64_t to) {
-    Str out = s;  // the same buffer, counted
-    out.data = s.data + from;
-    out.len = to - from;
-    return out;
-}
-
 // s.split(sep): ValueError for an empty separator, as CPython.
 inline List<Str> str_split(const Str &s, const Str &sep) {
     if (sep.len == 0) raise(TR_ERR_VALUE, "empty separator");
     List<Str> out = List<Str>::make();
     int64_t from = 0;
-    for (int64_t at = detail::find_bytes(s, sep, 0); at >= 0; at = detail::find_bytes(s, sep, from)) {
+    for (int64_t at = str_find_bytes(s, sep, 0); at >= 0; at = str_find_bytes(s, sep, from)) {
         out.push(str_part(s, from, at));
         from = at + sep.len;
     }
@@ -192,9 +161,9 @@ inline Str str_strip(const Str &s, int ends, const Str *chars = nullptr) {
             return detail::is_space(detail::utf8_decode(s, at, next));
         }
         for (int64_t j = 0; j + (end - at) <= chars->len; ++j)
-            if ((j == 0 || !detail::utf8_continuation(chars->data[j])) &&
+            if ((j == 0 || !utf8_continuation(chars->data[j])) &&
                 memcmp(chars->data + j, s.data + at, size_t(end - at)) == 0 &&
-                (j + (end - at) == chars->len || !detail::utf8_continuation(chars->data[j + (end - at)])))
+                (j + (end - at) == chars->len || !utf8_continuation(chars->data[j + (end - at)])))
                 return true;
         return false;
     };
@@ -208,7 +177,7 @@ inline Str str_strip(const Str &s, int ends, const Str *chars = nullptr) {
     if (ends & 2)
         while (hi > lo) {
             int64_t start = hi - 1;
-            while (start > lo && detail::utf8_continuation(s.data[start])) --start;
+            while (start > lo && utf8_continuation(s.data[start])) --start;
             if (!strippable(start, hi)) break;
             hi = start;
         }
