@@ -57,17 +57,17 @@ class StatementLowering:
         if len(s.targets) == 1 and isinstance(s.targets[0], h.TupleExpr) and any(
                 e in dynamic for e in s.targets[0].elts):  # items of a callee's tuple, or of a display, with flags
             if isinstance(s.value, h.TupleExpr):  # `a, b = x, y`: every flag copied before any is set
-                flags = [self.tmp("weak") if e in dynamic else None for e in s.targets[0].elts]
-                self.pre += [f"bool {f} = {self.weak_code(v)};" for f, v in zip(flags, s.value.elts) if f]
+                copies = {i: self.tmp("weak") for i, e in enumerate(s.targets[0].elts) if e in dynamic}
+                self.pre += [f"bool {f} = {self.weak_code(s.value.elts[i])};" for i, f in copies.items()]
+                flag = copies.get
             else:
                 bits = self.hoist("tr::ret_weak_bits()")
+                flag = lambda i: self.call_flag(  # noqa: E731 - the callee's flag for item i
+                    s.value, lambda f: f"((({bits}) >> {i}) & 1)" if f.path_types and i in f.path_types.weak_items
+                    else ("true" if f.return_type.items[i].weak else "false"))
             for i, (sub, it) in enumerate(zip(s.targets[0].elts, vt.items)):
-                if sub in dynamic and isinstance(s.value, h.TupleExpr):
-                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, flags[i])
-                elif sub in dynamic:
-                    weak = self.call_flag(s.value, lambda f, i=i: f"((({bits}) >> {i}) & 1)" if f.path_types and i in
-                                          f.path_types.weak_items else ("true" if f.return_type.items[i].weak else "false"))
-                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, weak)
+                if sub in dynamic:
+                    self.assign_name(sub.id, CExpr(f"std::get<{i}>({src})"), it, flag(i))
                 else:
                     self.assign_target(sub, CExpr(f"std::get<{i}>({src})"), it)
             return

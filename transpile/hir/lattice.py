@@ -120,6 +120,12 @@ class List(Type):
         return f"tuple[{inner}, ...]" if self.frozen else f"list[{inner}]"
 
 
+def holds_int64(t: Type) -> bool:
+    """An int or bool whatever its value fits an int64 (not a uint64): a
+    width, an index, a code point (str methods, chr())."""
+    return isinstance(t, Scalar) and t.kind in "iub" and t.dtype != "uint64"
+
+
 def has_list(t: Type) -> bool:
     if isinstance(t, List):
         return True

@@ -11,6 +11,7 @@ from ..hir import promote
 from .registry import register, register_method
 from .base import NOT_CONST, Entry, Handoff
 from ..parallel import prange
+from .python_calls import call_in_python
 
 H_BUILTINS = "transpile_rt/builtins/builtins.hpp"
 H_ITER = "transpile_rt/builtins/iter.hpp"
@@ -173,25 +174,15 @@ def _value_code(ls) -> str:
     return ls.args[0].code
 
 
-def _parsed(result, name):
-    """int(s) / float(s) of a str: Python's own parser (underscores, Unicode digits and whitespace,
-    'inf', its ValueError's text), called from compiled code."""
-    def lower(ls):
-        ls.lower.module.needs_host = True
-        return CExpr(f'tr::call_python<{ls.lower.ctype(result)}>("builtins", "{name}", {{tr::box({ls.args[0].code})}}, '
-                     '"1")')
-
-    return Entry(f"builtins.{name}", None, lower, ("transpile_rt/python_calls.hpp", "transpile_rt/topy.hpp"),
-                 needs_python=True)
-
-
-PARSED = {"int": _parsed(T.INT, "int"), "float": _parsed(T.FLOAT, "float")}
+# int(s) / float(s) of a str: Python's own parsers (underscores, Unicode digits and whitespace, 'inf', their
+# ValueError's text), called from compiled code
+PARSED = {"int": call_in_python("builtins", "int"), "float": call_in_python("builtins", "float")}
 
 
 def _int(site):
     site.check_arity(0, 1)
     if site.args and site.args[0] == T.STR:
-        return T.INT, Handoff(PARSED["int"])
+        return T.INT, Handoff(PARSED["int"], ())
     if site.args and not isinstance(site.args[0], T.Scalar) and not _zero_d(site.args[0]):
         raise site.error(f"int() argument must be a number, not '{site.args[0]}'")
     if site.args and _kind(site.args[0]) == "c":
@@ -211,7 +202,7 @@ def _conv(result, name):
     def infer(site):
         site.check_arity(0, 2 if name == "complex" else 1)
         if name in PARSED and site.args and site.args[0] == T.STR:
-            return result, Handoff(PARSED[name])
+            return result, Handoff(PARSED[name], ())
         for t in site.args:
             if not isinstance(t, T.Scalar) and not (_zero_d(t) and len(site.args) == 1 and name != "bool"):
                 raise site.error(f"{name}() argument must be a number, not '{t}'")
@@ -381,11 +372,16 @@ register(builtins.all, _entry("all", *_any_all("all"), "transpile_rt/numpy/reduc
 
 
 
+def _python_int(t) -> bool:
+    """A Python int or bool (not a NumPy integer)."""
+    return isinstance(t, T.Scalar) and t.weak and t.kind in "ib"
+
+
 def _bit_length(site):
     """int.bit_length() of a Python int (NumPy's ints have no such method)."""
     site.check_arity(1, 1)
     t = site.args[0]
-    if not (isinstance(t, T.Scalar) and t.weak and t.kind in "ib"):
+    if not _python_int(t):
         raise site.error(f"'{t}' has no method 'bit_length' in compiled code")
     return T.INT, None
 
@@ -398,7 +394,7 @@ def _bit_length_lower(ls):  # |x| as an unsigned value: INT64_MIN's 64 bits too
 def _pow(site):
     """pow(a, b, m) of Python ints (the two-argument form is `a ** b`: written so, it compiles)."""
     site.check_arity(3, 3)
-    if not all(isinstance(t, T.Scalar) and t.weak and t.kind in "ib" for t in site.args):
+    if not all(_python_int(t) for t in site.args):
         raise site.error(f"pow() of {', '.join(map(str, site.args))} is not supported in compiled code",
                          "compiled code takes pow(a, b, m) of ints; write a ** b for other powers")
     return T.INT, None

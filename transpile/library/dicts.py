@@ -179,7 +179,7 @@ def _ord(site):
 def _chr(site):
     site.check_arity(1, 1)
     t = site.args[0]
-    if not (isinstance(t, T.Scalar) and t.kind in "iub" and t.dtype != "uint64"):
+    if not T.holds_int64(t):
         raise site.error(f"chr() of {t} is not supported in compiled code", "chr() takes an int")
     return T.STR, None
 

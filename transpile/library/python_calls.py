@@ -182,6 +182,12 @@ def _make_entry(module: str, name: str, draw: bool) -> Entry:
                              f"{exc}") from None
         return result, keywords
 
+    # needs_python: it runs Python, with the GIL; never on a prange thread
+    return Entry(f"{module}.{name}", infer, _python_call(module, name), (H_CALLS,), needs_python=True)
+
+
+def _python_call(module: str, name: str):
+    """The lowering of a call of module.name in Python (site_info: the keywords' names, in order)."""
     def lower(ls):
         lw = ls.lower
         lw.module.needs_host = True
@@ -196,8 +202,14 @@ def _make_entry(module: str, name: str, draw: bool) -> Entry:
         tail = (", {" + ", ".join(f'"{k}"' for k in keywords) + "}") if keywords else ""
         return CExpr(f'tr::call_python<{lw.ctype(ls.result)}>("{module}", "{name}", {{{boxes}}}, "{weak}"{tail})')
 
-    # needs_python: it runs Python, with the GIL; never on a prange thread
-    return Entry(f"{module}.{name}", infer, lower, (H_CALLS,), needs_python=True)
+    return lower
+
+
+def call_in_python(module: str, name: str) -> Entry:
+    """The entry lowering a call as module.name called in Python, for a table
+    whose typing rule hands it such calls (library/base.py Handoff with
+    info=(): no keywords), the result's type already known (int() of a str)."""
+    return Entry(f"{module}.{name}", None, _python_call(module, name), (H_CALLS,), needs_python=True)
 
 
 def entry_for_function(module: str, name: str) -> Entry:

@@ -20,11 +20,6 @@ _OF_STRS = {*_RESULTS, "replace", "strip", "lstrip", "rstrip"}  # their argument
 _JUSTIFY = ("ljust", "rjust", "center", "zfill")
 
 
-def _int64(t) -> bool:
-    """An int an int64 holds (uint64 may not: CPython's errors for such values are raised by Python)."""
-    return isinstance(t, T.Scalar) and t.kind in "iub" and t.dtype != "uint64"
-
-
 def method_result(typer, node: h.Call, name: str, args: list):
     """The result type of s.name(*args), the arity already checked."""
     listed = ", ".join(map(str, args))
@@ -37,7 +32,7 @@ def method_result(typer, node: h.Call, name: str, args: list):
             raise typer.error(node, f"{name}() of {listed} is not supported in compiled code",
                               "its arguments are strs in compiled code")
         return _RESULTS.get(name, T.STR)
-    if name in _JUSTIFY and not (_int64(args[0]) and (len(args) == 1 or args[1] == T.STR)):
+    if name in _JUSTIFY and not (T.holds_int64(args[0]) and (len(args) == 1 or args[1] == T.STR)):
         raise typer.error(node, f"{name}() of {listed} is not supported in compiled code",
                           "give an int width and a str fill character")
     if name == "join" and not (isinstance(args[0], T.List) and args[0].elem in (T.STR, None) or isinstance(
@@ -55,7 +50,7 @@ def subscript(typer, node: h.Subscript) -> IndexInfo | None:
     types = [typer.expr(p) for p in parts]
     if any(t is None for t in types):
         return None
-    if not all(_int64(t) for t in types):
+    if not all(T.holds_int64(t) for t in types):
         raise typer.error(node, f"str indices of type {', '.join(map(str, types))} are not supported in compiled "
                           "code", "index a str with ints (CPython's TypeError for other types is raised by Python)")
     return IndexInfo("str_slice" if isinstance(idx, h.Slice) else "str_item", T.STR)
