@@ -256,3 +256,8 @@ def test_in_order_sums_stay_scalar_only_where_vectors_cannot_help(name):
     kept = set(re.findall(r"TR_IN_ORDER\((\w+)\);", text))
     assert kept == {"dot": {"s"}, "pairwise": {"s"}}.get(name, set()), kept
     assert ('#include "transpile_rt/in_order.hpp"' in text) == bool(kept)
+
+
+def test_a_divisor_fixed_through_the_loop_is_cached():
+    """fib_mod's `(a + b) % m`: the division by a name its loop does not assign uses the reciprocal cache."""
+    assert "tr::py::mod((a + b), m, tr_divisor" in cxx(k.bench.fib_mod, "int, int")
