@@ -23,8 +23,14 @@ template <char From, char To> inline Str str_ascii_case(const Str &s) {
     return out;
 }
 
+// s.name() by Python (transpile/text_case.py str_method); weak "1": a bool result is Python's bool.
+template <class R> inline R str_method_in_python(const Str &s, const char *name) {
+    return call_python<R>("transpile.text_case", "str_method", {box(s), box(Str(name, int64_t(__builtin_strlen(name))))},
+                          "1");
+}
+
 inline Str str_upper(const Str &s) {
-    if (!str_is_ascii(s)) return call_python<Str>("transpile.text_case", "upper", {box(s)});
+    if (!str_is_ascii(s)) return str_method_in_python<Str>(s, "upper");
     return str_ascii_case<'a', 'z'>(s);
 }
 inline Str str_repr(const Str &s) {
@@ -32,7 +38,7 @@ inline Str str_repr(const Str &s) {
     return repr_of(s);
 }
 inline Str str_lower(const Str &s) {
-    if (!str_is_ascii(s)) return call_python<Str>("transpile.text_case", "lower", {box(s)});
+    if (!str_is_ascii(s)) return str_method_in_python<Str>(s, "lower");
     return str_ascii_case<'A', 'Z'>(s);
 }
 
@@ -43,9 +49,7 @@ enum StrTest { IS_ALPHA, IS_DIGIT, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_
 template <StrTest K> inline bool str_is(const Str &s) {
     static constexpr const char *names[] = {"isalpha", "isdigit", "isalnum", "isupper", "islower", "isdecimal",
                                             "isnumeric"};
-    if (!str_is_ascii(s))
-        return call_python<bool>("transpile.text_case", "str_test", {box(s), box(Str(names[K], int64_t(__builtin_strlen(names[K]))))},
-                                 "1");
+    if (!str_is_ascii(s)) return str_method_in_python<bool>(s, names[K]);
     bool cased = false;
     for (int64_t i = 0; i < s.len; ++i) {
         const char c = s.data[i];
