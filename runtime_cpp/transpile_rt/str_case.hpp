@@ -25,8 +25,8 @@ template <char From, char To> inline Str str_ascii_case(const Str &s) {
 
 // s.name() by Python (transpile/text_case.py str_method); weak "1": a bool result is Python's bool.
 template <class R> inline R str_method_in_python(const Str &s, const char *name) {
-    return call_python<R>("transpile.text_case", "str_method", {box(s), box(Str(name, int64_t(__builtin_strlen(name))))},
-                          "1");
+    const Str method(name, int64_t(__builtin_strlen(name)));
+    return call_python<R>("transpile.text_case", "str_method", {box(s), box(method)}, "1");
 }
 
 inline Str str_upper(const Str &s) {
