@@ -46,7 +46,25 @@ struct Idx {
     int code = 0, nd = 0;
     const int64_t *shape = nullptr;
     int64_t strides[TR_MAX_NDIM] = {};
+    int64_t mask_len = -1;  // a boolean mask's length (its positions are data), checked against its axis
 };
+
+// A 1-d boolean mask among other indices (a[:, m], a[m, 1:]) is, by NumPy's
+// rule, the int array of its True positions (m.nonzero()[0]) for the one axis
+// it covers, once its length has been checked against that axis (plan below).
+struct MaskPositions {
+    Array<int64_t, 1, C> pos;
+    int64_t len;
+};
+template <int L> MaskPositions mask_positions(const Array<bool, 1, L> &m) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < m.shape[0]; ++i) count += m.data[i * m.stride(0)];
+    int64_t shape[1] = {count};
+    MaskPositions out{empty<int64_t, 1>(shape), m.shape[0]};
+    for (int64_t i = 0, j = 0; i < m.shape[0]; ++i)
+        if (m.data[i * m.stride(0)]) out.pos.data[j++] = i;
+    return out;
+}
 
 template <class I>
     requires(is_int<I>::value)
@@ -80,6 +98,11 @@ template <class I, int K, int L> Idx make(const Array<I, K, L> &a) {
     x.nd = K;
     x.shape = a.shape;
     for (int k = 0; k < K; ++k) x.strides[k] = a.stride(k);
+    return x;
+}
+inline Idx make(const MaskPositions &m) {
+    Idx x = make(m.pos);
+    x.mask_len = m.len;
     return x;
 }
 
@@ -118,6 +141,9 @@ template <class T, int N, int L, class... I> Plan<sizeof...(I)> plan(const Array
     const Idx ix[K] = {make(idx)...};
     Plan<K> p;
     int first = -1, last = -1, count = 0, consumed = 0;
+    for (int i = 0, axis = 0; i < K; axis += ix[i].kind != kNew, ++i)  // NumPy checks masks before the rest
+        if (ix[i].mask_len >= 0 && axis < N && ix[i].mask_len != a.shape[axis])
+            mask_length_error(axis, a.shape[axis], ix[i].mask_len);
     for (int i = 0; i < K; ++i) {
         if (ix[i].kind == kInt || ix[i].kind == kArr) {
             if (first < 0) first = i;

@@ -117,13 +117,16 @@ template <class R, class T, int N, int L, class... I> R view(const Array<T, N, L
     return v;
 }
 
+[[noreturn]] __attribute__((cold)) inline void mask_length_error(int axis, int64_t size, int64_t mask_size) {
+    raise(TR_ERR_INDEX,
+          "boolean index did not match indexed array along axis %d; size of axis is %lld but size of "
+          "corresponding boolean axis is %lld",
+          axis, (long long)size, (long long)mask_size);
+}
+
 template <class T, int N, int L, int LM> void check_mask(const Array<T, N, L> &a, const Array<bool, N, LM> &m) {
     for (int k = 0; k < N; ++k)
-        if (a.shape[k] != m.shape[k])
-            raise(TR_ERR_INDEX,
-                  "boolean index did not match indexed array along axis %d; size of axis is %lld but size of "
-                  "corresponding boolean axis is %lld",
-                  k, (long long)a.shape[k], (long long)m.shape[k]);
+        if (a.shape[k] != m.shape[k]) mask_length_error(k, a.shape[k], m.shape[k]);
 }
 
 template <class T, int N, int L, int LM> Array<T, 1, C> mask_get(const Array<T, N, L> &a, const Array<bool, N, LM> &m) {

@@ -780,3 +780,30 @@ def write_inplace(a):
 
 def test_inplace_on_read_only_raises_value_error(check):
     check(write_inplace, readonly(np.zeros(3)))
+
+
+@jit
+def one_axis_masks(x, rows, cols):
+    return x[rows], x[:, cols], x[rows, 1], x[rows, 1:], x[rows][:, cols]
+
+
+@jit
+def one_axis_mask_stores(x, rows, cols, v):
+    x[rows] = 0.0
+    x[:, cols] += 1.0
+    x[1:, cols] = v
+    return x
+
+
+def test_a_1d_mask_beside_other_indices_covers_one_axis(check):
+    x = np.arange(12.0).reshape(3, 4)
+    rows, cols = np.array([True, False, True]), np.array([False, True, True, False])
+    check(one_axis_masks, x, rows, cols)
+    check(one_axis_masks, x, np.zeros(3, bool), np.ones(8, bool)[::2])
+    check(one_axis_mask_stores, x, rows, cols, np.array([[7.0], [8.0]]))
+
+
+def test_a_1d_mask_of_the_wrong_length_raises_numpys_index_error(check):
+    x = np.arange(12.0).reshape(3, 4)
+    check(one_axis_masks, x, np.ones(4, bool), np.ones(4, bool))  # axis 0
+    check(one_axis_masks, x, np.ones(3, bool), np.ones(3, bool))  # axis 1

@@ -112,3 +112,19 @@ def with_fallback(a):
         x = float(str(a[i]).title())  # str.title() runs as Python (JIT Fallback)
         s += x
     return s
+
+
+@jit(fullgraph=True)
+def row_means(a, scale):
+    """acc is a Python float until a row adds an np.float64 (passes/paths.py's flag,
+    kept per iteration in the kernel); scale is one or the other by the caller's path."""
+    s = 1.0
+    if scale > 0:
+        s = a[0, 0]
+    out = np.empty(a.shape[0])
+    for i in prange(a.shape[0]):
+        acc = 0.0
+        for j in range(a.shape[1]):
+            acc += a[i, j]
+        out[i] = acc / a.shape[1] / s
+    return out

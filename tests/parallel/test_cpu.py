@@ -84,6 +84,16 @@ def test_private_temporaries_and_continue(threads):
     close(k.rows(a, np.zeros(37)), k.rows.py_func(a, np.zeros(37)))
 
 
+def test_iteration_variables_that_are_python_or_numpy_floats_by_path(threads):
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    for scale in (0, 1):
+        np.testing.assert_array_equal(k.row_means(a, scale), k.row_means.py_func(a, scale))
+    with pytest.raises(ZeroDivisionError, match="float division by zero"):  # acc stays 0.0, a Python float
+        k.row_means(np.zeros((2, 0)), 0)
+    with pytest.raises(ZeroDivisionError):
+        k.row_means.py_func(np.zeros((2, 0)), 0)
+
+
 def test_step_and_empty_range(threads):
     assert k.stepped(100) == k.stepped.py_func(100)
     assert k.stepped(0) == k.stepped.py_func(0) == (0, 0)

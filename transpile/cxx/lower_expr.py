@@ -25,8 +25,10 @@ from .types import SCALAR_CTYPES, ctype, literal
 
 INFIX = {"+", "-", "*", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="}
 SMALL_INTS = {"bool", "int8", "int16", "uint8", "uint16"}
-PY_FUNCS = {"/": "tr::py::truediv", "//": "tr::py::floordiv", "%": "tr::py::mod", "**": "tr::py::pow"}
-NP_FUNCS = {"//": "tr::op::floordiv", "%": "tr::op::mod", "**": "tr::op::pow"}
+PY_FUNCS = {"/": "tr::py::truediv", "//": "tr::py::floordiv", "%": "tr::py::mod", "**": "tr::py::pow",
+            "<<": "tr::py::lshift", ">>": "tr::py::rshift"}
+NP_FUNCS = {"//": "tr::op::floordiv", "%": "tr::op::mod", "**": "tr::op::pow", "<<": "tr::op::lshift",
+            ">>": "tr::op::rshift"}
 
 
 class ExprLowerer:
@@ -329,6 +331,8 @@ class ExprLowerer:
             return ""
         if part == "fancy":
             return self.ev(self.expr(idx))
+        if part == "mask":  # a 1-d mask among other indices (passes/indexing.py): its True positions
+            return f"tr::fancy::mask_positions({self.ev(self.expr(idx))})"
         bounds = ["tr::none" if p is None else self.int_code(p, "bound") for p in (idx.lower, idx.upper)]
         if idx.step is not None:
             bounds.append(self.int_code(idx.step, "bound"))

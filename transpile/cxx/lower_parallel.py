@@ -55,6 +55,9 @@ def parallel_for(fl, s: h.For) -> None:
         t = var_types[n]
         members.append(f"tr::par::arg_t<{ctype(t)}> {fl.var(n)};" if isinstance(t, T.Array)
                        else f"{ctype(t)} {fl.var(n)};")
+    tagged = fl.tf.path_types.tagged if fl.tf.path_types else ()
+    shared_flags = [n for n in info.shared if n in tagged]  # a Python number or a NumPy scalar by path
+    members += [f"bool {fl.weak_flag_of(n)};" for n in shared_flags]
     for n in info.array_reductions:  # set by the runtime when this thread updates its own copy
         members.append(f"bool {private_flag(fl, n)} = false;")
     params = ["int64_t tr_iv"] + [f"{ctype(var_types[n])} &{fl.var(n)}" for n in info.reductions]
@@ -66,6 +69,7 @@ def parallel_for(fl, s: h.For) -> None:
     text += [f"    {m}" for m in members]
     text.append(f"    TR_HD void operator()({', '.join(params)}) const {{")
     text += [f"        {ctype(var_types[n])} {fl.var(n)}{{}};" for n in info.private]
+    text += [f"        bool {fl.weak_flag_of(n)} = false;" for n in info.private if n in tagged]
     text += ["    " * line.indent + line.text for line in body]
     text += ["    }", "};"]
     module.kernels.append("\n".join(text))
@@ -81,7 +85,8 @@ def parallel_for(fl, s: h.For) -> None:
             written = "true" if n in info.written_arrays else "false"
             fl.emit(f"{st}.add({fl.var(n)}, {written});")
     fl.emit(f"{st}.upload();")
-    fl.emit(f"const {name} {k}{{{', '.join(f'{st}.view({fl.var(n)})' for n in info.shared)}}};")
+    inits = [f"{st}.view({fl.var(n)})" for n in info.shared] + [fl.weak_flag_of(n) for n in shared_flags]
+    fl.emit(f"const {name} {k}{{{', '.join(inits)}}};")
     kernel = k
     if info.array_reductions:
         arrays = ", ".join(f"tr::par::reduce_array<{functor}>(&{name}::{fl.var(n)}, &{name}::{private_flag(fl, n)})"

@@ -12,9 +12,10 @@ class PathFlagLowering:
 
     def set_weak_flag(self, name, vt, weak: str | None = None):
         """weak: C++ computing the flag where it is known at run time only.
-        A prange kernel keeps none: its reductions' flags are set after the
-        loop (lower_parallel.py)."""
-        if self.tf.path_types and name in self.tf.path_types.tagged and not self.kernel:
+        In a prange kernel only an iteration's own variables keep one: its
+        reductions' flags are set after the loop (lower_parallel.py)."""
+        if self.tf.path_types and name in self.tf.path_types.tagged and \
+                (not self.kernel or name in self.kernel.private):
             self.emit(f"{self.weak_flag_of(name)} = {weak or ('true' if vt.weak else 'false')};")
 
     def call_flag(self, call, flag_of) -> str:

@@ -198,7 +198,7 @@ class StatementLowering:
             self.lines.append(Line(self.depth + 1, f"{ref} = {stored}; }}"))
         elif info.kind == "fancy":
             self.module.include("transpile_rt/fancy.hpp")
-            idx = ", ".join(self.hoist(self.index_code(i, p)) if p == "fancy" else self.index_code(i, p)
+            idx = ", ".join(self.hoist(self.index_code(i, p)) if p in ("fancy", "mask") else self.index_code(i, p)
                             for i, p in zip(target.index, info.parts))
             cur = CExpr(f"tr::fancy_get<{ctype(info.result)}>({arr}, {idx})")
             expr = self.binop(s.op, ops, cur, info.result, value, vt)

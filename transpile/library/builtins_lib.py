@@ -225,14 +225,14 @@ def _round(site):
     site.check_arity(1, 2, ("ndigits",))
     t = site.args[0]
     nd = site.arg_type(1, "ndigits")
-    if not isinstance(t, T.Scalar) or t.kind == "c":
-        raise site.error(f"type {t} doesn't define __round__ method")
+    if not isinstance(t, T.Scalar) or t.kind == "c" or (t.kind == "b" and not t.weak):
+        raise site.error(f"type {'numpy.bool' if t.kind == 'b' else t} doesn't define __round__ method")
     if nd is not None and nd != T.NONE:
         if not (isinstance(nd, T.Scalar) and nd.kind in "iu"):
             raise site.error("round() ndigits must be an integer")
-        if t.kind in "iub":
-            return (T.INT if t.weak else t), "int_nd"
-        return t, "float_nd"
+        if not t.weak:  # a NumPy scalar's __round__ is np.round, by its own algorithm
+            return t, "numpy_nd"
+        return (T.INT, "int_nd") if t.kind in "iub" else (t, "float_nd")
     if t.kind in "iub":
         return T.INT, "int"
     return T.INT, "float"
@@ -246,6 +246,8 @@ def _round_lower(ls):
     if kind == "float":
         return CExpr(f"tr::builtins::round_half_even(double({x}))")
     nd = ls.args[1].code if len(ls.args) > 1 else ls.kwargs["ndigits"].code
+    if kind == "numpy_nd":
+        return CExpr(f"tr::builtins::np_round_ndigits({x}, int64_t({nd}))")
     if kind == "int_nd":
         return CExpr(f"{ls.lower.ctype(ls.result)}(tr::builtins::round_ndigits(int64_t({x}), int64_t({nd})))")
     return CExpr(f"{ls.lower.ctype(ls.result)}(tr::builtins::round_ndigits(double({x}), int64_t({nd})))")

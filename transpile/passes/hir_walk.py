@@ -4,7 +4,7 @@ lambda lifting share."""
 from __future__ import annotations
 
 from ..hir import nodes as h
-from ..values import fields
+from ..values import fields, replace
 
 
 def children(node):
@@ -18,6 +18,26 @@ def children(node):
             for item in value:
                 if isinstance(item, h.Node):
                     yield item
+
+
+def rebuilt(node, change):
+    """node with every node under it that change(n) maps to a new node (not
+    None) replaced by it; the rest is shared with the original tree."""
+    new = change(node)
+    if new is not None:
+        return new
+    changes = {}
+    for field_name in fields(node):
+        value = getattr(node, field_name)
+        if isinstance(value, h.Node):
+            item = rebuilt(value, change)
+            if item is not value:
+                changes[field_name] = item
+        elif isinstance(value, tuple) and any(isinstance(v, h.Node) for v in value):
+            items = tuple(rebuilt(v, change) if isinstance(v, h.Node) else v for v in value)
+            if any(a is not b for a, b in zip(items, value)):
+                changes[field_name] = items
+    return replace(node, **changes) if changes else node
 
 
 def walk(node):

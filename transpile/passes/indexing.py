@@ -61,11 +61,16 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
         return IndexInfo("view", base, ("ellipsis",))  # a[...]: all of it, as a view (0-d arrays too)
     parts = tuple(_part_kind(typer, i) for i in node.index)
     if "mask" in parts:
-        mask = typer.tf.types[node.index[0]]
-        if len(parts) != 1 or mask.ndim != base.ndim:
-            raise typer.error(node, "boolean masks must have the same number of dimensions as the array "
-                                    "and be the only index")
-        return IndexInfo("mask", T.Array(base.dtype, 1, "C"), parts)
+        masks = [typer.tf.types[i] for i, p in zip(node.index, parts) if p == "mask"]
+        if len(parts) == 1 and masks[0].ndim == base.ndim:
+            return IndexInfo("mask", T.Array(base.dtype, 1, "C"), parts)
+        if any(m.ndim != 1 for m in masks):
+            raise typer.error(node, "a boolean mask beside other indices must be 1-dimensional in compiled code",
+                                    "index with the mask alone (same shape as the array), or with a 1-d mask "
+                                    "per axis")
+        # a 1-d mask covers one axis: the int array of its True positions there (NumPy's rule)
+        info = _fancy_getitem(typer, node, base, tuple("fancy" if p == "mask" else p for p in parts))
+        return IndexInfo("fancy", info.result, parts)
     if "fancy" in parts:
         return _fancy_getitem(typer, node, base, parts)
     if "boolscalar" in parts:

@@ -29,6 +29,7 @@ from . import lambdas  # lambdas, key= functions
 from . import trys  # try/except
 from . import optional  # None-or-a-value
 from . import live_globals  # module-level values: frozen and guarded, or read live
+from . import operator_calls  # pow(a, b) is a ** b
 from .assigned import assigned_names, find_code, may_return_value
 from .infer_calls import CallTyping
 from .infer_expressions import ExpressionTyping
@@ -64,6 +65,7 @@ class Program:
         if key in self.in_progress:
             return None  # recursion: the caller uses the provisional return type
         fn = self.synthetic[pyfunc] if pyfunc in self.synthetic else self.frontend(pyfunc)
+        fn = operator_calls.spelled_as_operators(fn, getattr(pyfunc, "__globals__", {}))
         if extra_params:
             fn = replace(fn, params=fn.params + tuple(h.Param(fn.loc, n) for n in extra_params))
         name = f"{fn.name}_{len(self.order) + len(self.in_progress)}"

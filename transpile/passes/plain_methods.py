@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 
 from ..hir import nodes as h
-from ..values import fields, replace
-from .hir_walk import children
+from ..values import replace
+from .hir_walk import children, rebuilt
 
 
 @dataclass(frozen=True)
@@ -106,24 +106,13 @@ def rewrite(fn: h.Function, p: Plan) -> h.Function:
     """The method as a function of (read attributes, assigned attributes as
     one-element lists, the other parameters)."""
 
-    def walk(node):
+    def attribute_param(node):
         if isinstance(node, h.Attribute) and _is_self(node.value, p.self_name):
             name = h.Name(node.loc, p.param(node.attr))
             if node.attr in p.writes:
                 return h.Subscript(node.loc, name, (h.Const(node.loc, 0),))
             return name
-        changes = {}
-        for field_name in fields(node):
-            value = getattr(node, field_name)
-            if isinstance(value, h.Node):
-                new = walk(value)
-                if new is not value:
-                    changes[field_name] = new
-            elif isinstance(value, tuple) and any(isinstance(v, h.Node) for v in value):
-                new = tuple(walk(v) if isinstance(v, h.Node) else v for v in value)
-                if any(a is not b for a, b in zip(new, value)):
-                    changes[field_name] = new
-        return replace(node, **changes) if changes else node
+        return None
 
     params = tuple(h.Param(fn.params[0].loc, p.param(a)) for a in p.reads + p.writes) + fn.params[1:]
-    return replace(fn, params=params, body=tuple(walk(s) for s in fn.body))
+    return replace(fn, params=params, body=tuple(rebuilt(s, attribute_param) for s in fn.body))

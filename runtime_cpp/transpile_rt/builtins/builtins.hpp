@@ -116,6 +116,34 @@ TR_HD inline int64_t round_ndigits(int64_t x, int64_t ndigits) {
     return int64_t(res);
 }
 
+// NumPy's 10.0**n for np.round (power_of_ten in its calculation.c): exact to
+// 1e8, then products by 10, which round from 1e23 on -- as np.round's results
+// do with them.  From 1e309 on every product is inf.
+TR_HD inline double np_power_of_ten(int64_t n) {
+    constexpr double exact[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+    if (n < 9) return exact[n];
+    double r = 1e9;
+    for (; n > 9 && r != __builtin_inf(); --n) r *= 10.0;
+    return r;
+}
+
+// round(x, n) of a NumPy scalar is np.round(x, n) (PyArray_Round): x times
+// 10**n rounded half to even and divided back (n < 0: divided, rounded,
+// multiplied back), in x's own float type; an integer x is returned as it is
+// for n >= 0, else rounded through float64 and converted back as NumPy casts.
+// n must fit a C int.
+template <class T> TR_HD inline T np_round_ndigits(T x, int64_t n) {
+    if (n > INT32_MAX) raise(TR_ERR_OVERFLOW, "signed integer is greater than maximum");
+    if (n < INT32_MIN) raise(TR_ERR_OVERFLOW, "signed integer is less than minimum");
+    if constexpr (is_int<T>::value) {
+        return n >= 0 ? x : float_to_int<T>(np_round_ndigits(double(x), n));
+    } else {
+        const T f = T(np_power_of_ten(n < 0 ? -n : n));
+        if constexpr (sizeof(T) == 4) return n >= 0 ? __builtin_rintf(x * f) / f : __builtin_rintf(x / f) * f;
+        else return n >= 0 ? __builtin_rint(x * f) / f : __builtin_rint(x / f) * f;
+    }
+}
+
 // abs(x): ints wrap at INT64_MIN like the rest of int64 arithmetic;
 // complex gives the modulus (OverflowError when it overflows, as CPython).
 template <class T> TR_HD inline auto py_abs(T x) {

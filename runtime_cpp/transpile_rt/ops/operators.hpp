@@ -5,6 +5,8 @@
 // ZeroDivisionError for Python int/float operands.  Integer overflow wraps
 // (modules are built with -fwrapv), as it does in NumPy.
 #pragma once
+#include <type_traits>
+
 #include "../scalar.hpp"
 #include "../error.hpp"
 
@@ -259,8 +261,21 @@ struct cpow_python_float {
     }
 };
 
-struct lshift { template <class T> TR_HD static T apply(T a, T b) { return T(a << b); } };
-struct rshift { template <class T> TR_HD static T apply(T a, T b) { return T(a >> b); } };
+// NumPy's shifts (npy_lshift, npy_rshift): a count outside [0, bits of T),
+// a negative one read as unsigned, shifts every bit out -- 0, or -1 for >> of
+// a negative value -- where C++ leaves the result undefined.
+struct lshift {
+    template <class T> TR_HD static T apply(T a, T b) {
+        if (uint64_t(b) >= sizeof(T) * 8) return T(0);
+        return T(std::make_unsigned_t<T>(a) << b);  // unsigned: wraps as NumPy's loop does
+    }
+};
+struct rshift {
+    template <class T> TR_HD static T apply(T a, T b) {
+        if (uint64_t(b) >= sizeof(T) * 8) return a < 0 ? T(-1) : T(0);
+        return T(a >> b);
+    }
+};
 struct bitand_ { template <class T> TR_HD static T apply(T a, T b) { return T(a & b); } };
 struct bitor_ { template <class T> TR_HD static T apply(T a, T b) { return T(a | b); } };
 struct bitxor { template <class T> TR_HD static T apply(T a, T b) { return T(a ^ b); } };

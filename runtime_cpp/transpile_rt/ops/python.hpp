@@ -49,6 +49,17 @@ template <class T> TR_HD inline T mod(T a, T b) {
     if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float modulo");
     return op::mod::apply(a, b);
 }
+// CPython's int shifts: a negative count is a ValueError; a count of 64 or
+// more shifts every bit out (x >> n is then 0 or -1, exactly as CPython's; x
+// << n is the exact result modulo 2^64, as every int64 operation here wraps).
+TR_HD inline int64_t lshift(int64_t a, int64_t b) {
+    if (b < 0) raise(TR_ERR_VALUE, "negative shift count");
+    return op::lshift::apply(a, b);
+}
+TR_HD inline int64_t rshift(int64_t a, int64_t b) {
+    if (b < 0) raise(TR_ERR_VALUE, "negative shift count");
+    return op::rshift::apply(a, b);
+}
 // divmod(a, b): CPython computes both from one division (_float_div_mod,
 // long_divmod), as // and % do, with divmod's own message for a zero float
 // divisor.
