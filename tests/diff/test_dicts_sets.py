@@ -199,3 +199,47 @@ def test_dict_arguments_run_in_cpython():
 
     with pytest.warns(Warning):
         assert f({1: 2}) == 1
+
+
+@jit
+def set_order_free(values, words):
+    s = set()
+    for v in values:
+        s.add(v)
+    w = set(words)
+    return sorted(s), min(s), max(s), sum(s), sorted(w, reverse=True), min(w), max({(v % 3, v) for v in values})
+
+
+def test_consumers_a_sets_order_cannot_change_compile():
+    both(set_order_free, [10, 3, 1, 33, 17, 3, -8], ["b", "a", "ccc", "a"])
+
+
+def set_in_its_order(values, how):
+    s = set(values)
+    if how == 0:
+        return [v for v in s]
+    if how == 1:
+        return list(s)
+    if how == 2:
+        return sorted(s, key=lambda v: v % 3)
+    if how == 3:
+        return sum(s)  # floats: the rounding follows the order
+    total = 0
+    for v in s:
+        total = total * 31 + v
+    return total
+
+
+@pytest.mark.parametrize("how", [0, 1, 2, 3, 4])
+def test_iterating_a_set_runs_as_python_in_cpythons_order(how):
+    """CPython iterates a set in its hash table's order ({10, 3, 1, 33, 17} gives
+    1, 33, 3, 10, 17), which compiled sets (insertion order) do not have: the
+    statement runs as Python, and fullgraph=True names the reason."""
+    from transpile import jit as plain_jit
+    from transpile.diagnostics import TranspileFallbackWarning, UnsupportedSyntaxError
+
+    values = [10, 3, 1, 33, 17] if how != 3 else [0.1, 1e16, 0.7, -1e16, 3.3]
+    with pytest.warns(TranspileFallbackWarning):
+        assert plain_jit(set_in_its_order)(values, how) == set_in_its_order(values, how)
+    with pytest.raises(UnsupportedSyntaxError, match="sees the order of CPython's hash table"):
+        jit(set_in_its_order)(values, how)

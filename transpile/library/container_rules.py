@@ -30,6 +30,34 @@ def check_value(node, t):
     raise TypingError(f"cannot put {t} in a dict in compiled code", node.loc)
 
 
+# A set is iterated in the order of CPython's hash table, which follows the
+# hashes of its items (str's are salted per process) and the history of its
+# adds and removals; compiled sets keep insertion order.  So what a set's
+# order can change is not compiled: only these consumers are, for items whose
+# order is total (no float, whose NaNs compare false) -- a sorted list, the
+# least and greatest item, and an int sum (int64 wraps the same either way).
+ORDER_FREE = {"sorted": "total", "min": "total", "max": "total", "sum": "int"}
+
+
+def set_order_problem(t, use: str | None) -> str | None:
+    """Why `use` (a builtin's name, None for a loop or comprehension) of set t
+    would see the set's order, or None where the result cannot depend on it."""
+    def total(i):
+        if isinstance(i, T.Tuple):
+            return all(total(x) for x in i.items)
+        return i == T.STR or isinstance(i, T.Scalar) and i.kind in "biu"
+
+    need = ORDER_FREE.get(use)
+    if need == "total" and total(t.elt) or need == "int" and isinstance(t.elt, T.Scalar) and t.elt.kind in "biu":
+        return None
+    what = "key= over" if use == "key=" else f"{use}() of" if use else "iterating"
+    return (f"{what} a set sees the order of CPython's hash table, which compiled sets (kept in insertion order) "
+            "do not reproduce")
+
+
+SET_ORDER_HINT = "iterate sorted(s), or keep the items in a list or dict (both keep insertion order, as CPython)"
+
+
 # The format specs compiled code writes with printf, which gives CPython's text for them: an alignment
 # (< or >, the fill a space), a sign (+, -, space), 0, width, precision, and f F e E g G d or none.
 SPEC = re.compile(r"^(?P<align>[<>])?(?P<sign>[-+ ])?(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?"

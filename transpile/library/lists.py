@@ -14,6 +14,7 @@ from ..hir import types as T
 from ..hir import promote
 from .registry import wrap as wrap_entry
 from .base import Entry, NotYetKnown
+from .container_rules import SET_ORDER_HINT, set_order_problem
 
 H_LIST = "transpile_rt/list.hpp"
 
@@ -224,6 +225,10 @@ def _seq_elem(site, t):
         return T.Array(t.dtype, t.ndim - 1, "C" if t.layout == "C" else "A", t.readonly), "array"
     if t == T.STR:  # its code points, iterated into a new list
         return T.STR, "iterable"
+    if isinstance(t, T.Set) and site is not None:
+        problem = set_order_problem(t, site.name)
+        if problem:
+            raise site.error(problem, SET_ORDER_HINT)
     if isinstance(t, (T.Dict, T.Set, T.DictView)):  # iterated into a new list
         d = t.dict if isinstance(t, T.DictView) else t
         kind = t.kind if isinstance(t, T.DictView) else "keys"

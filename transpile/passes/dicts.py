@@ -18,7 +18,7 @@ from ..diagnostics import TypingError
 from ..hir import nodes as h
 from ..hir import types as T
 from ..library import dicts as L
-from ..library.container_rules import check_key, check_value, formattable
+from ..library.container_rules import SET_ORDER_HINT, check_key, check_value, formattable, set_order_problem
 from ..frontend.str_format import PercentField, percent_fields
 from .containers import exact_join
 from . import strs
@@ -404,8 +404,8 @@ def element_type(typer, node, it):
     if isinstance(it, T.Dict):
         it = T.DictView(it, "keys")
     if isinstance(it, T.Set):
-        elem = it.elt
-    elif isinstance(it, T.DictView):
+        raise typer.error(node, set_order_problem(it, None), SET_ORDER_HINT)
+    if isinstance(it, T.DictView):
         d = it.dict
         elem = {"keys": d.key, "values": d.value, "items": T.Tuple((d.key, d.value))}[it.kind]
         if it.kind == "items" and (d.key == T.UNKNOWN or d.value == T.UNKNOWN):

@@ -30,6 +30,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_callable
 from ..library.base import NOT_CONST
+from ..library.container_rules import SET_ORDER_HINT, set_order_problem
 from .hir_walk import children
 from .targets import is_user_function, jit_target
 
@@ -280,7 +281,9 @@ def _elements(typer, node, t):
         if t.ndim == 1:
             return t.scalar, "array"
         return T.Array(t.dtype, t.ndim - 1, "C" if t.layout == "C" else "A", t.readonly), "array"
-    if isinstance(t, (T.Dict, T.Set, T.DictView)):  # iterated into a new list first
+    if isinstance(t, T.Set):  # ties under key= are kept in the set's order
+        raise typer.error(node, set_order_problem(t, "key="), SET_ORDER_HINT)
+    if isinstance(t, (T.Dict, T.DictView)):  # iterated into a new list first
         from ..library.base import NotYetKnown
         from ..library.lists import _seq_elem
 
