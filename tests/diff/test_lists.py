@@ -301,3 +301,27 @@ def test_index_of_a_missing_value_words_it_as_cpython(xs, v):
     with pytest.raises(ValueError) as compiled:
         index_of(list(xs), v)
     assert str(compiled.value) == str(python.value)
+
+
+@jit
+def containers_in_truth_tests(n, words):
+    """`and`/`or` of a list, str or dict whose value only meets a truth test (a
+    depth-first walk's `while stack and ...`): each operand's truth, as CPython."""
+    stack = [0]
+    seen = {}
+    total = 0
+    while stack and total < 100:
+        v = stack.pop()
+        total += v
+        if not (seen and v in seen) and v < n:
+            seen[v] = True
+            stack.append(v + 1)
+            stack.append(v + 2)
+    kept = [w for w in words if w and len(w) > 1 or not w]
+    first = 1 if kept and kept[0] == "ab" else 0
+    return total, len(seen), kept, first, 1 if words[0] or stack else 2
+
+
+def test_containers_in_truth_tested_boolean_operators(check):
+    check(containers_in_truth_tests, 5, ["ab", "", "c", "de"])
+    check(containers_in_truth_tests, 0, ["", "x"])

@@ -263,3 +263,45 @@ def flat_beside_reductions(a):
 
 def test_flat_beside_reductions(check):
     check(flat_beside_reductions, np.arange(6.0).reshape(2, 3))
+
+
+@jit
+def tuple_indices(a, i):
+    total = 0.0
+    for p in np.ndindex(a.shape):
+        total += a[p]
+        a[p] += 1.0
+    corner = (a.shape[0] - 1, -1)
+    row = (i,)
+    return total, a[corner], a[row], a
+
+
+@jit
+def local_maxima(a):
+    """Pythran's benchmark of the name: neighbours found by tuples of ints."""
+    found = []
+    for p in np.ndindex(a.shape[0] - 2, a.shape[1] - 2):
+        q = (p[0] + 1, p[1] + 1)
+        if a[q] > a[p] and a[q] > a[p[0] + 2, p[1] + 2]:
+            found.append(q)
+    return found
+
+
+@jit
+def tuple_beside_another_index(a):
+    t = (1,)
+    return a[t, 0]
+
+
+def test_a_tuple_of_ints_indexes_one_axis_per_item(check):
+    a = np.arange(12.0).reshape(3, 4)
+    check(tuple_indices, a, 1)
+    check(tuple_indices, a, -3)
+    check(tuple_indices, a, 3)  # IndexError, as NumPy's
+    check(local_maxima, np.random.default_rng(5).random((6, 7)))
+
+
+def test_a_tuple_beside_other_indices_is_refused():
+    """NumPy reads a[(1,), 0] as an integer-array index (array([4.])), not a[1, 0]."""
+    with pytest.raises(Exception, match="integer-array index in NumPy"):
+        tuple_beside_another_index(np.arange(12.0).reshape(3, 4))

@@ -331,6 +331,11 @@ class ExprLowerer:
             return ""
         if part == "fancy":
             return self.ev(self.expr(idx))
+        if part == "tuple":  # a tuple of ints: one index per item, each checked as an int index is
+            t = self.type_of(idx)
+            tup = self.hoist(self.expr(idx).code, t)
+            return ", ".join(f"int64_t(std::get<{k}>({tup}))" if item.dtype != "uint64" else
+                             f"tr::u64_element(std::get<{k}>({tup}))" for k, item in enumerate(t.items))
         if part == "mask":  # a 1-d mask among other indices (passes/indexing.py): its True positions
             return f"tr::fancy::mask_positions({self.ev(self.expr(idx))})"
         bounds = ["tr::none" if p is None else self.int_code(p, "bound") for p in (idx.lower, idx.upper)]

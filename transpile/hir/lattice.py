@@ -387,6 +387,13 @@ def is_integer(t: Type) -> bool:
     return isinstance(t, Scalar) and t.kind in "iu"
 
 
+def has_truth(t: Type) -> bool:
+    """Whether compiled code tests the truth of a value of type t (tr::truthy):
+    not an array's, which NumPy finds ambiguous."""
+    if isinstance(t, Optional):
+        return not isinstance(t.inner, Array)
+    return isinstance(t, (Scalar, NoneType, Tuple, AnyType, List, Str, Dict, Set))
+
 
 def leaves(t: Type) -> list[Type]:
     """Scalar and array leaves of a type, in slot order."""

@@ -372,7 +372,7 @@ class _Analysis:
         arr = self.local_array(sub.value)
         if info is None or info.kind != "element" or arr is None or not loops:
             return
-        if any(lp in self.tf.parallel for lp in loops):
+        if any(lp in self.tf.parallel for lp in loops) or "tuple" in info.parts:  # a tuple covers several axes
             return
         axis = 0
         for idx, part in zip(sub.index, info.parts):

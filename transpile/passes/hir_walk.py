@@ -163,3 +163,29 @@ def root_name(node):
     while isinstance(node, h.Subscript):
         node = node.value
     return node.id if isinstance(node, h.Name) else None
+
+
+def truth_only_boolops(stmts) -> set:
+    """The `and`/`or` expressions whose value is only tested for truth (an if,
+    while or assert test, the test of `x if c else y`, `not`, a comprehension's
+    condition, or an operand of another such one): their operands may be of any
+    type that has a truth value, since the value picked is never used."""
+    found = set()
+
+    def tested(e):
+        while isinstance(e, h.UnaryOp) and e.op == "not":
+            e = e.operand
+        if isinstance(e, h.BoolOp):
+            found.add(e)
+            for v in e.values:
+                tested(v)
+
+    for node in walk_body(stmts):
+        if isinstance(node, (h.If, h.While, h.Assert, h.IfExp)):
+            tested(node.test)
+        elif isinstance(node, h.UnaryOp) and node.op == "not":
+            tested(node.operand)
+        elif isinstance(node, (h.CompFor, h.GenExp)):
+            for c in node.conds:
+                tested(c)
+    return found

@@ -24,6 +24,8 @@ def _part_kind(typer, idx) -> str:
         return "newaxis"
     if isinstance(t, T.Scalar) and t.kind in "iu":
         return "int"
+    if isinstance(t, T.Tuple) and t.items and all(isinstance(i, T.Scalar) and i.kind in "iu" for i in t.items):
+        return "tuple"  # a[t]: a[t[0], t[1], ...], as NumPy reads a tuple index
     if isinstance(t, T.Array) and t.dtype == "bool":
         return "mask"
     if isinstance(t, T.Array) and t.scalar.kind in "iu":
@@ -75,6 +77,8 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
         return _fancy_getitem(typer, node, base, parts)
     if "boolscalar" in parts:
         raise typer.error(node, "indexing with a boolean scalar is not supported")
+    if "tuple" in parts:
+        return _tuple_index(typer, node, base, parts)
     n_axes = sum(p in ("int", "slice", "all") for p in parts)
     if n_axes > base.ndim:
         raise typer.error(node, f"too many indices for array: array is {base.ndim}-dimensional, but {n_axes} "
@@ -96,6 +100,22 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
             if trailing_new and (p == "all" or (p == "slice" and _unit_step(typer, node.index[last_axis_idx]))):
                 layout = "C"
     return IndexInfo("view", T.Array(base.dtype, ndim, layout, base.readonly), parts)
+
+
+def _tuple_index(typer, node, base: T.Array, parts) -> IndexInfo:
+    """a[t] with t a tuple of ints (np.ndindex's items, shapes): each item
+    indexes one axis; an element, or a view of the axes left.  Beside other
+    indices (a[t, j]) NumPy reads a tuple as an integer array instead."""
+    if len(parts) != 1:
+        raise typer.error(node, "a tuple beside other indices is an integer-array index in NumPy, which compiled "
+                                "code does not take", "write the index with the tuple's items: a[t[0], t[1], j]")
+    n_axes = len(typer.tf.types[node.index[0]].items)
+    if n_axes > base.ndim:
+        raise typer.error(node, f"too many indices for array: array is {base.ndim}-dimensional, but {n_axes} "
+                                "were indexed")
+    if n_axes == base.ndim:
+        return IndexInfo("element", base.scalar, parts)
+    return IndexInfo("view", T.Array(base.dtype, base.ndim - n_axes, base.layout, base.readonly), parts)
 
 
 def _fancy_getitem(typer, node, base: T.Array, parts) -> IndexInfo:

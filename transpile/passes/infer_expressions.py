@@ -102,6 +102,9 @@ class ExpressionTyping:
             return None
         if all(t == T.STR for t in types):  # `name or "default"`: one of the strs
             return T.STR
+        if node in self.truth_only and not all(isinstance(t, T.Scalar) for t in types) and \
+                all(T.has_truth(t) for t in types):  # `while stack and n < k`: only the truth is used
+            return T.BOOL
         for v, t in zip(node.values, types):
             if not isinstance(t, T.Scalar):
                 raise self.error(v, f"'{node.op}' needs scalar operands, not {t}",

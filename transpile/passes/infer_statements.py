@@ -139,12 +139,10 @@ class StatementTyping:
         t = self.expr(node)
         if t is None:
             return
-        if isinstance(t, T.Optional) and not isinstance(t.inner, T.Array):
-            return  # None is false, else the value's truth
-        if isinstance(t, (T.Array, T.Optional)):
+        if isinstance(t, (T.Array, T.Optional)) and not T.has_truth(t):
             raise self.error(node, "the truth value of an array is ambiguous in compiled code",
                              "use a.any() or a.all()")
-        if not isinstance(t, (T.Scalar, T.NoneType, T.Tuple, T.AnyType, T.List, T.Str, T.Dict, T.Set)):
+        if not T.has_truth(t):
             raise self.error(node, f"cannot test the truth of {t}")
 
     def s_If(self, s: h.If):
