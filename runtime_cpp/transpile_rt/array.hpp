@@ -290,19 +290,41 @@ template <class T0, class... X> inline T0 tuple_get(const std::tuple<T0, X...> &
 
 namespace tr {
 inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
-// Number of values of range(start, stop, step).
-inline int64_t range_len(int64_t start, int64_t stop, int64_t step) {
+// Number of values of range(start, stop, step): below 2**64.
+inline unsigned __int128 range_count(int64_t start, int64_t stop, int64_t step) {
     if (step == 0) raise(TR_ERR_VALUE, "range() arg 3 must not be zero");
     __int128 s = start, e = stop, d = step;  // stop - start may not fit in 64 bits
-    if (d > 0) return s < e ? int64_t((e - s - 1) / d + 1) : 0;
-    return s > e ? int64_t((s - e - 1) / (-d) + 1) : 0;
+    if (d > 0) return s < e ? (e - s - 1) / d + 1 : 0;
+    return s > e ? (s - e - 1) / (-d) + 1 : 0;
 }
+inline int64_t range_len(int64_t start, int64_t stop, int64_t step) { return int64_t(range_count(start, stop, step)); }
 
-// range(start, stop, step)'s arguments, for reversed() (a for loop over
-// range(...) itself counts in place, cxx/lower_loops.py).
+// range(start, stop, step)'s arguments, for reversed() and the reductions
+// below (a for loop over range(...) itself counts in place, cxx/lower_loops.py).
 struct RangeArgs {
     int64_t start, stop, step;
 };
+
+// len(), sum(), min() and max() of a range in closed form, as CPython's
+// range object answers them: len() an OverflowError past sys.maxsize; sum()
+// the exact sum modulo 2**64, as this code's int arithmetic wraps; min() and
+// max() the first or last value, ValueError for an empty range.
+inline int64_t range_length(const RangeArgs &r) {
+    unsigned __int128 n = range_count(r.start, r.stop, r.step);
+    if (n > INT64_MAX) raise(TR_ERR_OVERFLOW, "Python int too large to convert to C ssize_t");
+    return int64_t(n);
+}
+inline int64_t range_sum(const RangeArgs &r, int64_t initial) {
+    unsigned __int128 n = range_count(r.start, r.stop, r.step);
+    uint64_t pairs = uint64_t(n * (n - (n > 0)) / 2);  // n(n-1)/2 < 2**127: exact, then modulo 2**64
+    return int64_t(uint64_t(initial) + uint64_t(n) * uint64_t(r.start) + pairs * uint64_t(r.step));
+}
+inline int64_t range_extreme(const RangeArgs &r, bool greatest) {
+    unsigned __int128 n = range_count(r.start, r.stop, r.step);
+    if (n == 0) raise(TR_ERR_VALUE, greatest ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+    const int64_t last = int64_t(uint64_t(r.start) + uint64_t(n - 1) * uint64_t(r.step));
+    return (r.step > 0) == greatest ? last : r.start;
+}
 
 // reversed(range(...)): a cursor over the range's values, last first.  The
 // value is start + k * step, exact in wrapping 64-bit arithmetic (it is in

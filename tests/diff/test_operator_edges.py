@@ -114,3 +114,32 @@ def test_pow_keeps_the_soundness_rules_of_the_operator():
     fullgraph for the same reason, with the operator's message."""
     with pytest.raises(PathTypeConflict, match="a float in CPython when its exponent is negative"):
         two_argument_pow(2, 3)
+
+
+@jit
+def range_reductions(a, b, s):
+    return len(range(a, b, s)), sum(range(a, b, s)), sum(range(a, b, s), 10), min(range(a, b, s)), \
+        max(range(a, b, s))
+
+
+@pytest.mark.parametrize("a,b,s", [(0, 10, 1), (10, 0, -3), (-7, 20, 4), (3, -30, -7), (5, 5, 1), (0, 10, 0),
+                                   (2 ** 40, 2 ** 40 + 10 ** 6, 7)])
+def test_range_reductions_in_closed_form(check, a, b, s):
+    check(range_reductions, a, b, s)  # ValueError for an empty range (min) and a zero step, as CPython
+
+
+def test_range_length_past_sys_maxsize_overflows():
+    with pytest.raises(OverflowError, match="Python int too large to convert to C ssize_t"):
+        range_reductions(-2 ** 63, 2 ** 63 - 1, 1)
+    with pytest.raises(OverflowError, match="Python int too large to convert to C ssize_t"):
+        len(range(-2 ** 63, 2 ** 63 - 1))
+
+
+def test_range_sum_wraps_as_int64_arithmetic_does():
+    """Python ints are int64 in compiled code (README): the exact sum modulo 2**64,
+    computed without iterating (3 * 10**18 values here)."""
+    a, b, s = -2 ** 62, 2 ** 62, 3
+    n = (b - a + s - 1) // s
+    exact = n * a + s * n * (n - 1) // 2
+    assert range_reductions(a, b, s)[:3] == (n, (exact + 2 ** 63) % 2 ** 64 - 2 ** 63,
+                                             (exact + 10 + 2 ** 63) % 2 ** 64 - 2 ** 63)

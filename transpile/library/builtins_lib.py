@@ -68,8 +68,27 @@ def _reversed(site):
 
 
 def _reversed_lower(ls):
-    start, stop, step = range_parts([f"int64_t({ls.lower.expr(a).code})" for a in ls.site_info])
-    return CExpr(f"tr::ReversedRange(tr::RangeArgs{{{start}, {stop}, {step}}})")
+    return CExpr(f"tr::ReversedRange({_range_args(ls, ls.site_info)})")
+
+
+def _range_call(site):
+    """("range", the arguments of range(...)) when argument 0 is a range call:
+    len/sum/min/max of it are computed in closed form (transpile_rt/array.hpp)."""
+    node = site.arg_nodes[0] if site.arg_nodes else None
+    if isinstance(site.args[0], T.Range) and isinstance(node, h.Call):
+        return "range", tuple(node.args)
+    raise site.error(f"{site.name}() of a range stored in a variable is not supported in compiled code",
+                     "call it on range(...) itself")
+
+
+def _range_args(ls, nodes) -> str:
+    """C++ of the tr::RangeArgs of range(*nodes) (evaluated left to right)."""
+    start, stop, step = range_parts([f"int64_t({ls.lower.expr(a).code})" for a in nodes])
+    return f"tr::RangeArgs{{{start}, {stop}, {step}}}"
+
+
+def _is_range_reduction(ls) -> bool:
+    return isinstance(ls.site_info, tuple) and len(ls.site_info) == 2 and ls.site_info[0] == "range"
 
 
 def _len(site):
@@ -83,10 +102,14 @@ def _len(site):
         return T.INT, len(t.rec.fields)
     if isinstance(t, T.Tuple):
         return T.INT, len(t.items)
+    if isinstance(t, T.Range):
+        return T.INT, _range_call(site)
     raise site.error(f"object of type '{t}' has no len()")
 
 
 def _len_lower(ls):
+    if _is_range_reduction(ls):
+        return CExpr(f"tr::range_length({_range_args(ls, ls.site_info[1])})")
     if ls.site_info is not None:
         return CExpr(str(ls.site_info))
     return CExpr(f"{ls.lower.ev(ls.args[0])}.shape[0]")
@@ -132,6 +155,8 @@ def _minmax(which):
                 return t.scalar, "array"
             if isinstance(t, T.Tuple) and t.homogeneous is not None and isinstance(t.homogeneous, T.Scalar):
                 return t.homogeneous, "tuple"
+            if isinstance(t, T.Range):
+                return T.INT, _range_call(site)
             raise site.error(f"{which}() of {t} is not supported", "pass two or more numbers, or a 1-d array")
         _scalar_args(site, 2, 16)
         result = site.args[0]
@@ -144,6 +169,8 @@ def _minmax(which):
 
     def lower(ls):
         lw = ls.lower
+        if _is_range_reduction(ls):
+            return CExpr(f"tr::range_extreme({_range_args(ls, ls.site_info[1])}, {str(which == 'max').lower()})")
         if ls.site_info == "array":
             return CExpr(f"tr::builtins::iter_{which}({lw.ev(ls.args[0])})")
         if ls.site_info == "tuple":
@@ -287,6 +314,8 @@ def _sum(site):
         return result, "array"
     if isinstance(t, T.Tuple) and t.homogeneous is not None and isinstance(t.homogeneous, T.Scalar):
         return promote.binary("+", start, t.homogeneous).result, "tuple"
+    if isinstance(t, T.Range) and start == T.INT:  # a float start would add the ints one by one, rounding
+        return T.INT, _range_call(site)
     raise site.error(f"sum() of {t} is not supported", "pass a 1-d array or a tuple of numbers")
 
 
@@ -294,6 +323,8 @@ def _sum_lower(ls):
     lw = ls.lower
     start = ls.args[1].code if len(ls.args) > 1 else (ls.kwargs["start"].code if "start" in ls.kwargs else "0")
     ct = lw.ctype(ls.result)
+    if _is_range_reduction(ls):
+        return CExpr(f"tr::range_sum({_range_args(ls, ls.site_info[1])}, int64_t({start}))")
     if ls.site_info == "tuple":
         return CExpr(f"tr::builtins::tuple_sum<{ct}>({ls.args[0].code}, {ct}({start}))")
     return CExpr(f"tr::builtins::iter_sum<{ct}>({lw.ev(ls.args[0])}, {ct}({start}))")
