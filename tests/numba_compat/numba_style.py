@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from transpile.numba_compat import float64, guvectorize, jit, jitclass, njit, prange, types, vectorize
+from transpile.numba_compat import float64, guvectorize, jit, jitclass, literal_unroll, njit, prange, types, vectorize
 from transpile.numba_compat.typed import Dict, List
 
 
@@ -117,3 +117,19 @@ def positives(values):
             found.append(values[i])
             counts[i % 3] = values[i]
     return len(found), found[-1], len(counts), counts[0]
+
+
+@njit(parallel=True)
+def parallel_sum(a):
+    total = 0.0
+    for i in prange(a.shape[0]):
+        total += a[i]
+    return total
+
+
+@njit
+def unrolled(t):
+    total = 0.0
+    for x in literal_unroll(t):
+        total += x
+    return total

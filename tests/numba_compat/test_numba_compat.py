@@ -152,3 +152,29 @@ def test_numbas_option_names_work_on_transpile_jit():
         doubled = transpile.jit(lambda a: a * 2.0, parallel=True, cache=True)
         assert doubled.options.jit_level == "O1"
         assert np.array_equal(doubled(np.arange(3.0)), np.arange(3.0) * 2.0)
+
+
+def test_thread_count_names_drive_prange(monkeypatch):
+    """numba.set_num_threads(n) before a parallel kernel: the runtime reads the
+    count at each launch (TRANSPILE_NUM_THREADS)."""
+    from transpile import numba_compat as numba
+
+    monkeypatch.setenv("TRANSPILE_NUM_THREADS", "1")  # recorded: the variable is restored after the test
+    monkeypatch.delenv("TRANSPILE_NUM_THREADS")
+    assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS >= 1
+    numba.set_num_threads(1)
+    assert numba.get_num_threads() == 1 and numba.get_thread_id() == 0
+    with pytest.raises(ValueError, match="between 1 and"):
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS + 1)
+    with pytest.raises(TypeError):
+        numba.set_num_threads(1.5)
+    run_both(ns.parallel_sum, np.arange(100.0))
+
+
+def test_literal_unroll_and_unavailable_names():
+    from transpile import numba_compat as numba
+
+    run_both(ns.unrolled, (1.5, 2.5, 4.0))
+    for name in ("cfunc", "stencil"):
+        with pytest.raises(NotImplementedError, match=f"numba.{name} is not available with transpile"):
+            getattr(numba, name)("float64(float64)")

@@ -14,11 +14,14 @@ from ..parallel import prange
 from . import typed, types
 from .decorators import jit, jitclass, njit
 from .objmode import objmode
+from .threads import (cfunc, config, get_num_threads, get_thread_id, literal_unroll, set_num_threads,
+                      stencil)
 from ..numba_options import NumbaCompatWarning
 from .ufuncs import guvectorize, vectorize
 
 __all__ = ["jit", "njit", "prange", "vectorize", "guvectorize", "jitclass", "objmode", "typed", "types",
-           "NumbaCompatWarning"]
+           "NumbaCompatWarning", "config", "get_num_threads", "set_num_threads", "get_thread_id",
+           "literal_unroll", "cfunc", "stencil"]
 
 
 def __getattr__(name):
