@@ -66,11 +66,15 @@ inline bool operator==(const Str &a, const Str &b) {
     return a.len == b.len && (a.data == b.data || memcmp(a.data, b.data, size_t(a.len)) == 0);
 }
 inline bool operator!=(const Str &a, const Str &b) { return !(a == b); }
+// UTF-8's bytes order as the code points do: CPython's str order.
 inline bool operator<(const Str &a, const Str &b) {
     int64_t n = a.len < b.len ? a.len : b.len;
     int c = memcmp(a.data, b.data, size_t(n));
     return c < 0 || (c == 0 && a.len < b.len);
 }
+inline bool operator>(const Str &a, const Str &b) { return b < a; }
+inline bool operator<=(const Str &a, const Str &b) { return !(b < a); }
+inline bool operator>=(const Str &a, const Str &b) { return !(a < b); }
 
 inline Str str_concat(const Str &a, const Str &b) {
     char *p;

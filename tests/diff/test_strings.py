@@ -380,3 +380,24 @@ def csv_total(line):
 def test_a_csv_line(check):
     check(csv_total, "1.5,2,3e2")
     assert csv_total.fallbacks() == []
+
+
+@jit
+def str_order(s, k):
+    """A Caesar shift with range tests on characters ("a" <= ch <= "z"), as
+    published string kernels write it: strs order by code points."""
+    out = ""
+    for ch in s:
+        if "a" <= ch <= "z":
+            out += chr((ord(ch) - 97 + k) % 26 + 97)
+        elif "A" <= ch <= "Z":
+            out += chr((ord(ch) - 65 + k) % 26 + 65)
+        else:
+            out += ch
+    return out, s < "m", s > "Hello", "é" > "z", "" < s, s >= s, max(s, "pear", "apple"), min("b", s)
+
+
+def test_strs_order_by_code_points(check):
+    check(str_order, "Hello, Wörld!", 3)
+    check(str_order, "", 1)
+    check(str_order, "zebra ünd ZEBRA", 25)

@@ -278,6 +278,8 @@ class DictLowering:
         kind = ops.kind
         if kind == "str_eq":
             code = f"({a.code} == {b.code})"
+        elif kind == "str_order":
+            code = f"({a.code} {op} {b.code})"
         elif kind == "const_false":
             code = "false"
         elif kind == "map_eq":

@@ -158,6 +158,8 @@ def _minmax(which):
             if isinstance(t, T.Range):
                 return T.INT, _range_call(site)
             raise site.error(f"{which}() of {t} is not supported", "pass two or more numbers, or a 1-d array")
+        if len(site.args) >= 2 and all(t == T.STR for t in site.args):  # by code points, the first of equals
+            return T.STR, "scalars"
         _scalar_args(site, 2, 16)
         result = site.args[0]
         for t in site.args[1:]:

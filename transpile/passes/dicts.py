@@ -245,7 +245,9 @@ def binop(typer, node, op, a, b):
 
 
 def compare(typer, node, op, a, b):
-    """== != in / not in with strs, dicts, sets.  None: not ours."""
+    """== != < <= > >= in / not in with strs, dicts, sets.  None: not ours."""
+    if op in ("<", "<=", ">", ">=") and a == T.STR and b == T.STR:
+        return Op("str_order", T.BOOL, a, b)
     if op in ("==", "!="):
         if a == T.STR and b == T.STR:
             return Op("str_eq", T.BOOL, a, b)
