@@ -395,3 +395,21 @@ def unpacked_displays(a, n):
 def test_a_display_unpacked_into_names_keeps_each_paths_type(check, n):
     check(unpacked_displays, np.array([3.0, -1.0, 2.0]), n)
     assert unpacked_displays.fallbacks() == []
+
+
+@jit
+def clamped_indices(a, lo):
+    """Index clamps around NumPy's int results (`max(0, np.argmax(a))`,
+    `min(j, n - 2)` after np.searchsorted): an int or an np.int64 by path, the
+    same item either way."""
+    j = max(lo, np.argmax(a))
+    k = min(np.searchsorted(a, 2.5), len(a) - 2)
+    items = [10, 20, 30, 40]
+    return a[j], a[k], items[j], (7, 8, 9, 10)[k]
+
+
+def test_an_int_or_np_int64_by_path_indexes_the_same_item(check):
+    a = np.array([1.0, 5.0, 2.0, 3.0])
+    check(clamped_indices, a, 0)
+    check(clamped_indices, a, 3)
+    check(clamped_indices, a, 4)  # IndexError from a[j], as CPython's

@@ -272,7 +272,7 @@ def same_value_use(checker, node, parent) -> bool:
     into an array element or view (converted to the array's dtype)."""
     types = checker.types_of(node)
     static = checker.tf.types.get(node)
-    if stored_once(checker, node, parent, types, static):
+    if stored_once(checker, node, parent, types, static) or indexes_alike(checker, node, parent, types, static):
         return True
     if not (weak_only(types, static) and static.kind in "fc"):
         return False
@@ -281,6 +281,20 @@ def same_value_use(checker, node, parent) -> bool:
         return getattr(fn, "__module__", None) == "math" or fn is float or fn is print or \
             isinstance(fn, np.ufunc) and fn.nin == 1 and len(parent.args) == 1 and not parent.keywords
     return False
+
+
+def indexes_alike(checker, node, parent, types, static) -> bool:
+    """`a[j]` with j an int or an np.int64 by path (`j = max(0, np.argmax(a))`):
+    an index picks the same item whatever int type holds it, as long as every
+    one converts exactly to the type compiled code holds it in."""
+    if not (isinstance(parent, h.Subscript) and node in parent.index and isinstance(static, T.Scalar)
+            and static.kind in "iu" and types):
+        return False
+    base = checker.tf.types.get(parent.value)
+    if not isinstance(base, (T.Array, T.List, T.Tuple, T.Str)):
+        return False
+    return all(isinstance(t, T.Scalar) and t.kind in "iu" and np.can_cast(t.dtype, static.dtype, "safe")
+               for t in types)
 
 
 def stored_once(checker, node, parent, types, static) -> bool:
