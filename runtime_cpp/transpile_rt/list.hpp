@@ -385,6 +385,62 @@ template <class A> inline bool py_lt(const List<A> &a, const List<A> &b) {
     return a.size() < b.size();
 }
 
+// heapq's functions on a list, as CPython's _heapq moves items (siftdown,
+// siftup with py_lt): the same list after every call, so ties and the order
+// pops return them in are CPython's.
+template <class T> inline void heap_sift_down(const List<T> &h, int64_t start, int64_t pos) {
+    T item = h[pos];
+    while (pos > start) {
+        const int64_t parent = (pos - 1) >> 1;
+        if (!py_lt(item, h[parent])) break;
+        h[pos] = h[parent];
+        pos = parent;
+    }
+    h[pos] = static_cast<T &&>(item);
+}
+template <class T> inline void heap_sift_up(const List<T> &h, int64_t pos) {
+    const int64_t end = h.size(), start = pos;
+    T item = h[pos];
+    for (int64_t child = 2 * pos + 1; child < end; child = 2 * pos + 1) {
+        if (child + 1 < end && !py_lt(h[child], h[child + 1])) ++child;  // the smaller child, the right on ties
+        h[pos] = h[child];
+        pos = child;
+    }
+    h[pos] = static_cast<T &&>(item);
+    heap_sift_down(h, start, pos);
+}
+template <class T> inline none_t heap_push(const List<T> &h, T item) {
+    h.push(static_cast<T &&>(item));
+    heap_sift_down(h, 0, h.size() - 1);
+    return none_t{};
+}
+template <class T> inline T heap_pop(const List<T> &h) {
+    const int64_t n = h.size();
+    if (n == 0) raise(TR_ERR_INDEX, "index out of range");
+    T last = static_cast<T &&>(h[n - 1]);
+    h.truncate(n - 1);
+    if (n == 1) return last;
+    T top = static_cast<T &&>(h[0]);
+    h[0] = static_cast<T &&>(last);
+    heap_sift_up(h, 0);
+    return top;
+}
+template <class T> inline T heap_replace(const List<T> &h, T item) {
+    if (h.size() == 0) raise(TR_ERR_INDEX, "index out of range");
+    T top = static_cast<T &&>(h[0]);
+    h[0] = static_cast<T &&>(item);
+    heap_sift_up(h, 0);
+    return top;
+}
+template <class T> inline T heap_pushpop(const List<T> &h, T item) {
+    if (h.size() == 0 || !py_lt(h[0], item)) return item;
+    return heap_replace(h, static_cast<T &&>(item));
+}
+template <class T> inline none_t heapify(const List<T> &h) {
+    for (int64_t i = (h.size() >> 1) - 1; i >= 0; --i) heap_sift_up(h, i);  // CPython's cache-friendly order
+    return none_t{};                                                         // sifts the same nodes alike
+}
+
 // Stable merge sort (Python's sort is stable; reverse=True keeps equal items
 // in their original order too).
 template <class T, class Less> inline void merge_sort(T *a, T *tmp, int64_t n, Less less) {

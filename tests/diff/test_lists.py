@@ -4,6 +4,8 @@ in-place effects on lists passed from Python."""
 from __future__ import annotations
 
 import copy
+import heapq
+import math
 import warnings
 
 import numpy as np
@@ -325,3 +327,64 @@ def containers_in_truth_tests(n, words):
 def test_containers_in_truth_tested_boolean_operators(check):
     check(containers_in_truth_tests, 5, ["ab", "", "c", "de"])
     check(containers_in_truth_tests, 0, ["", "x"])
+
+
+@jit
+def heap_operations(values, extra):
+    """heapq on lists, as CPython's _heapq moves the items: the same list after
+    each call (ties, NaN), the same order of pops."""
+    h = []
+    for v in values:
+        heapq.heappush(h, v)
+    popped = [heapq.heappop(h) for _ in range(len(h) // 2)]
+    g = list(values)
+    heapq.heapify(g)
+    replaced = heapq.heapreplace(g, extra)
+    kept = heapq.heappushpop(g, extra - 1.0)
+    pairs = [(v % 3.0, i) for i, v in enumerate(values)]
+    heapq.heapify(pairs)
+    unnan = [popped, h, g]  # where each NaN went, as a value the comparison can see
+    for lst in unnan:
+        for i in range(len(lst)):
+            if lst[i] != lst[i]:
+                lst[i] = -100.0
+    order = [heapq.heappop(pairs)[1] for _ in range(len(pairs))]
+    return popped, h, g, replaced, kept, order
+
+
+@jit
+def shortest_paths(adj, weights, src):
+    """Dijkstra's algorithm with a binary heap of (distance, node) pairs."""
+    dist = [math.inf] * len(adj)
+    dist[src] = 0.0
+    heap = [(0.0, src)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for k in range(len(adj[u])):
+            v, nd = adj[u][k], d + weights[u][k]
+            if nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return dist
+
+
+@jit
+def pop_empty_heap(n):
+    h = [1.0] * n
+    return heapq.heappop(h), heapq.heappop(h)
+
+
+def test_heapq_functions_move_items_as_cpython(check):
+    rng = np.random.default_rng(7)
+    values = [float(v) for v in rng.integers(0, 12, 41)] + [math.nan, 3.0, -0.0, 0.0]
+    check(heap_operations, values, 5.5)
+    check(heap_operations, [2.0], 1.0)
+    check(shortest_paths, [[1, 2], [2, 3], [3], [0, 1]], [[4.0, 1.0], [2.0, 5.0], [1.0], [3.0, 0.5]], 0)
+    check(pop_empty_heap, 1)  # IndexError: index out of range
+
+
+def test_heapq_needs_a_list():
+    with pytest.raises(Exception, match="heap argument must be a list"):
+        jit(lambda a: heapq.heappush(a, 1.0))(np.zeros(3))

@@ -123,6 +123,21 @@ METHODS = {n: _method(n) for n in ("append", "extend", "insert", "pop", "remove"
                                    "sort", "reverse")}
 
 
+def _heap_lower(name):
+    def lower(ls):
+        heap, lt = ls.args[0].code, ls.arg_types[0]
+        item = [f"{_elem_ct(ls.lower, lt)}({ls.lower.convert(ls.args[1], ls.arg_types[1], lt.elem)})"] \
+            if len(ls.args) > 1 else []
+        return CExpr(f"tr::{HEAP_RUNTIME[name]}({', '.join([heap] + item)})")
+
+    return Entry(f"heapq.{name}", None, lower, (H_LIST,))
+
+
+HEAP_RUNTIME = {"heappush": "heap_push", "heappop": "heap_pop", "heapify": "heapify",
+                "heappushpop": "heap_pushpop", "heapreplace": "heap_replace"}
+HEAP_FUNCTIONS = {name: _heap_lower(name) for name in HEAP_RUNTIME}  # typed by passes/lists.heap_call
+
+
 def as_list(lw, x: CExpr, t, like: T.List) -> str:
     """C++ list of like's element type from a list, homogeneous tuple or 1-d array value."""
     if isinstance(t, T.List):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import builtins
+import heapq
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from . import lambdas  # lambdas, key= functions
 from . import optional  # None-or-a-value
 from . import function_values  # functions passed, stored and returned as values
 from .targets import is_user_function, jit_target
+
+HEAPQ = {id(getattr(heapq, name)): name for name in ("heappush", "heappop", "heapify", "heappushpop", "heapreplace")}
 
 
 class CallTyping:
@@ -103,6 +106,8 @@ class CallTyping:
             pyfunc = target  # a plain helper of the user's project: compiled with its caller
         if pyfunc is not None:
             return self.call_jit(node, target, pyfunc, args, kwargs)
+        if id(target) in HEAPQ:  # list operations by another name (passes/lists.py)
+            return lists.heap_call(self, node, HEAPQ[id(target)], args)
         return self.call_entry(node, target, args, kwargs, list(node.args),
                                {k.name: k.value for k in node.keywords})
 

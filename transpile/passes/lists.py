@@ -275,6 +275,28 @@ def method_call(typer, node: h.Call, recv: T.List, name: str):
     return result
 
 
+def heap_call(typer, node: h.Call, name: str, args: list):
+    """heapq.heappush(heap, x) and the rest on a list: typed as the list
+    methods they are made of (a push stores an element, as append does)."""
+    from ..library import lists as L
+
+    arity = {"heappush": 2, "heappop": 1, "heapify": 1, "heappushpop": 2, "heapreplace": 2}[name]
+    if len(args) != arity or node.keywords or any(isinstance(a, h.Starred) for a in node.args):
+        raise typer.error(node, f"{name}() takes {arity} positional argument{'s' if arity > 1 else ''}")
+    heap = args[0]
+    if not isinstance(heap, T.List) or heap.frozen:
+        raise typer.error(node, f"heap argument must be a list, not {heap}")
+    if arity == 2:
+        store_elem(typer, node.args[0], heap, args[1], node)
+        heap = typer.expr(node.args[0])  # widened by the store, where `heap = []` had no element type yet
+    if heap.elem is None:
+        typer.unknown.append(node)
+        return None
+    _orderable(typer, node, heap.elem)
+    typer.tf.calls[node] = ("lib", L.HEAP_FUNCTIONS[name], name)
+    return T.NONE if name in ("heappush", "heapify") else heap.elem
+
+
 def _tuple_elem(node, t: T.Tuple):
     elem = None
     for i in t.items:
