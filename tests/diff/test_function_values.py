@@ -267,3 +267,27 @@ def passes_by_keyword_only(x):
 
 def test_a_function_passed_by_keyword_alone():
     check(passes_by_keyword_only, 1.5)
+
+
+def _apply(fn, x):
+    return fn(x)
+
+
+def _passes_a_nested_function(x):
+    def shift(y):
+        return y + 1.0
+    return _apply(shift, x)
+
+
+def test_a_nested_function_passed_as_a_value_is_named_in_the_error():
+    """The def runs as Python (it makes the function object at run time), so the
+    callee cannot be specialized on it: the error names it (it said "'float'
+    is not callable" at the callee's call), and without fullgraph the caller
+    runs as Python with CPython's result."""
+    from transpile import jit as plain_jit
+    from transpile.diagnostics import TranspileFallbackWarning, UnsupportedSyntaxError
+
+    with pytest.raises(UnsupportedSyntaxError, match="passing the nested function 'shift' to a function"):
+        jit(_passes_a_nested_function)(2.0)
+    with pytest.warns(TranspileFallbackWarning):
+        assert plain_jit(_passes_a_nested_function)(2.0) == 3.0

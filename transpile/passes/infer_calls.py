@@ -200,6 +200,12 @@ class CallTyping:
         """Types of a call's positional and keyword arguments, or None while one
         is unknown; a tuple unpacked with `*` gives its items' types."""
         args = []
+        for a in list(node.args) + [k.value for k in node.keywords]:
+            if isinstance(a, h.Name) and a.id in self.local_defs:  # made by Python at run time: no type here
+                raise UnsupportedSyntaxError(
+                    f"passing the nested function '{a.id}' to a function is not supported in compiled code", a.loc,
+                    "define it at module level (a function of the module is passed as a compiled value), or write "
+                    "it as a lambda that reads no local variables")
         for a in node.args:
             if not isinstance(a, h.Starred):
                 args.append(self.number(a, self.expr(a)))
