@@ -152,3 +152,16 @@ def test_strided_results_are_copied_or_refused(monkeypatch):
     monkeypatch.setattr(np.linalg, "inv", lambda m: m.T)
     with pytest.raises(TypeError, match="strided view of an argument"):
         inverse_plus_one(a)
+
+
+@jit
+def taken(a, idx):
+    return np.take(a, idx), np.take(a, idx, axis=0), np.take(a.reshape(2, -1), idx % 2, axis=1)
+
+
+def test_np_take_with_an_index_array(check):
+    """Typed on sample arguments: its integer ones must index the others (the
+    first samples, 1..4, do not: it was refused)."""
+    a = np.arange(8.0)
+    check(taken, a, np.array([0, 7, 3]))
+    check(taken, a, np.array([0, 9]))  # IndexError, as NumPy's

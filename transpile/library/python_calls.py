@@ -72,23 +72,25 @@ _PRIVATE = {"random": lambda: random.Random(0), "numpy.random": lambda: np.rando
 _PASSABLE = (T.Array, T.Scalar, T.NoneType, T.Str)
 
 
-def _sample_array(t: T.Array, size: int):
+def _sample_array(t: T.Array, size: int, indices: bool = False):
     """An array of t's dtype and ndim, `size` along each axis: well
     conditioned (symmetric positive definite matrices: n I + ones) so linear
-    algebra succeeds."""
+    algebra succeeds; indices: integers that index such an array (0 to n-1)."""
     n = size if t.ndim <= 3 else 1
     matrix = n * np.eye(n) + np.ones((n, n))
     base = np.arange(1, n + 1) if t.ndim == 1 else np.broadcast_to(matrix, (n,) * t.ndim)
+    if indices and np.dtype(t.dtype).kind in "iu":
+        base = np.zeros((n,) * t.ndim, np.int64) + np.arange(n) % n
     if t.dtype == "bool":
         base = base > 1
     return np.ascontiguousarray(base.astype(t.dtype))
 
 
-def _sample(t: T.Type, const, number, size):
+def _sample(t: T.Type, const, number, size, indices=False):
     """A value of type t: the constant when the call has one, else `number`
-    (arrays `size` long along each axis)."""
+    (arrays `size` long along each axis, integer ones indices where asked)."""
     if isinstance(t, T.Array):
-        return _sample_array(t, size)
+        return _sample_array(t, size, indices)
     if isinstance(t, T.Scalar):
         value = const if const is not NOT_CONST and not isinstance(const, str) else number
         if t.weak:
@@ -97,7 +99,7 @@ def _sample(t: T.Type, const, number, size):
     if t == T.NONE:
         return None
     if isinstance(t, T.Tuple) and (const is NOT_CONST or not isinstance(const, tuple)):
-        return tuple(_sample(item, NOT_CONST, number, size) for item in t.items)
+        return tuple(_sample(item, NOT_CONST, number, size, indices) for item in t.items)
     if const is NOT_CONST:
         raise TypeError(f"a {t} argument known only when the code runs")
     return const
@@ -127,14 +129,14 @@ def _result_type(module: str, name: str, draw: bool, types: tuple, consts: tuple
     """What module.name returns for arguments of these types: the function
     called on samples (numbers 1, else 2, else halves where 1 is out of its
     domain; arrays 4 along each axis, else 16 where a constant index needs
-    more)."""
+    more, else integer arrays of indices into the others, for np.take)."""
     owner = _PRIVATE[module]() if draw else importlib.import_module(module)
     fn = getattr(owner, name)
     npos = len(types) - len(keywords)
     problem = None
-    for number, size in ((1, 4), (2, 4), (0.5, 4), (1, 16)):
+    for number, size, indices in ((1, 4, False), (2, 4, False), (0.5, 4, False), (1, 16, False), (1, 4, True)):
         try:
-            values = [_sample(t, c, number, size) for t, c in zip(types, consts)]
+            values = [_sample(t, c, number, size, indices) for t, c in zip(types, consts)]
             result = fn(*values[:npos], **dict(zip(keywords, values[npos:])))
         except Exception as exc:  # noqa: BLE001 -- the function's own complaint, kept for the message
             problem = problem or exc
