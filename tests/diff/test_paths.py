@@ -413,3 +413,33 @@ def test_an_int_or_np_int64_by_path_indexes_the_same_item(check):
     check(clamped_indices, a, 0)
     check(clamped_indices, a, 3)
     check(clamped_indices, a, 4)  # IndexError from a[j], as CPython's
+
+
+def _total(a):
+    acc = 0.0  # a Python float for an empty array, an np.float64 after any item
+    for x in a:
+        acc += x
+    return acc
+
+
+@jit
+def arithmetic_on_call_results(a, b):
+    mean = _total(a) / 3
+    return _total(a) * 2, _total(a) + _total(b), _total(a) - 1.5, _total(b) > 0, mean, _total(b) / 2.0, \
+        _total(a) // 2.0
+
+
+@jit
+def divided_call_result(a):
+    return _total(a) / 0.0  # ZeroDivisionError for a Python float, inf for an np.float64
+
+
+@pytest.mark.parametrize("n,m", [(3, 2), (0, 2), (3, 0), (0, 0)])
+def test_arithmetic_on_a_call_result_that_is_python_or_numpys_by_path(check, n, m):
+    """A helper returning 0.0 or an np.float64 by path, its result used in
+    arithmetic: the callee's flag is caught as it returns, so each result has
+    CPython's type (refused before: "the '*' operation on a call's result")."""
+    check(arithmetic_on_call_results, np.arange(float(n)), np.arange(float(m)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check(divided_call_result, np.arange(float(n)))

@@ -272,6 +272,7 @@ class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, 
         self.loop_flags: list = []  # per enclosing loop: name of its "broke" flag or None
         self.last_line = None
         self.kernel = None  # the prange loop (passes.parallel.ParallelLoop) whose body is being lowered
+        self.caught_flags: dict = {}  # call -> the bool its callee's Python-or-NumPy flag is caught in (lower_paths)
         # reads that may find their variable unassigned (UnboundLocalError), and the variables flagged
         self.unbound = unbound.analyse(self.fn, set(tf.var_types), tf.fallbacks)
         self.signs = signs.Signs(tf)  # float values never negative: sqrt without its check

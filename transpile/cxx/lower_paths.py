@@ -29,6 +29,21 @@ class PathFlagLowering:
         return flag if alt == flag else f"({self.weak_code(arg)} ? {alt} : {flag})"  # the same bit either way
 
     def x_Call(self, node: h.Call) -> CExpr:
+        code = self.dispatched_call(node)
+        if not (self.tf.path_types and node in self.tf.path_types.call_flags):
+            return code
+        # its result meets +, -, *: the callee's flag (tr::ret_weak) is caught before any other call
+        flag = self.tmp("wf")
+        self.pre.append(f"bool {flag} = false;")
+        self.caught_flags[node] = flag
+        return CExpr(f"([&]() {{ auto tr_v = {code.code}; {flag} = {self.callee_flag(node)}; return tr_v; }}())")
+
+    def callee_flag(self, call) -> str:
+        """C++ of whether a compiled call's scalar result is a Python number, read right after the call."""
+        return self.call_flag(call, lambda f: "tr::ret_weak()" if f.weak_returns else
+                              ("true" if f.return_type.weak else "false"))
+
+    def dispatched_call(self, node: h.Call) -> CExpr:
         dispatch = self.tf.path_types.dispatch if self.tf.path_types else {}
         if node not in dispatch:
             return super().x_Call(node)
@@ -48,9 +63,17 @@ class PathFlagLowering:
         # CPython's rules when both are Python floats, NumPy's otherwise (passes/paths.py)
         a, b = self.expr(node.left), self.expr(node.right)
         at, bt = self.type_of(node.left), self.type_of(node.right)
+        calls = [n for n in (node.left, node.right) if n in self.tf.path_types.call_flags]
+        operands = (a, b)
+        if calls:  # the operands first (left to right), then the flags their calls set
+            a, b = CExpr("tr_l"), CExpr("tr_r")
         python = self.binop(node.op, flag_ops[node], a, T.Scalar(at.dtype, weak=True), b, T.Scalar(bt.dtype, weak=True))
         numpy = self.binop(node.op, self.tf.ops[node], a, at, b, bt)
-        return CExpr(f"({self.weak_code(node.left)} && {self.weak_code(node.right)} ? {python.code} : {numpy.code})")
+        choice = f"({self.weak_code(node.left)} && {self.weak_code(node.right)} ? {python.code} : {numpy.code})"
+        if calls:
+            return CExpr(f"([&]() {{ auto tr_l = {operands[0].code}; auto tr_r = {operands[1].code}; "
+                         f"return {choice}; }}())")
+        return CExpr(choice)
 
     def weak_code(self, node) -> str:
         """C++ for whether node's value is a Python number (passes/paths.py):
@@ -77,6 +100,8 @@ class PathFlagLowering:
             return f"(({self.expr(b).code}) {op} ({self.expr(a).code}) ? {self.weak_code(b)} : {self.weak_code(a)})"
         if isinstance(node, h.Name) and node.id in path_types.tagged:
             return self.weak_flag_of(node.id)
+        if isinstance(node, h.Call) and node in path_types.call_flags:
+            return self.caught_flags[node]
         t = self.type_of(node)
         return "true" if isinstance(t, T.Scalar) and t.weak else "false"
 

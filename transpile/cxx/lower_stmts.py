@@ -6,6 +6,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
 from ..passes.raise_codes import RAISE_CODES
+from ..passes.hir_walk import walk
 from ..passes.trys import protected
 from .model import CExpr, Line
 from .names import alt_slot, kind_slot
@@ -42,9 +43,10 @@ class StatementLowering:
             if dynamic and isinstance(s.value, h.Call) and s.value not in self.tf.path_types.weak_calls:
                 # the callee's flag, read right after the call
                 value = CExpr(self.hoist(value.code))
-                weak = self.hoist(self.call_flag(s.value, lambda f: "tr::ret_weak()" if f.weak_returns
-                                                 else ("true" if f.return_type.weak else "false")))
+                weak = self.hoist(self.callee_flag(s.value))
             elif dynamic:
+                if any(isinstance(n, h.Call) and n in self.tf.path_types.call_flags for n in walk(s.value)):
+                    value = CExpr(self.hoist(value.code))  # its calls set the flags the value's flag is made of
                 weak = self.hoist(self.weak_code(s.value))
             self.assign_name(s.targets[0].id, value, vt, weak)
             return

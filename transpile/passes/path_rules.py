@@ -28,6 +28,7 @@ class PathTypes:
     weak_calls: dict = dataclasses.field(default_factory=dict)  # max/min/abs call -> its name: an argument's flag
     dispatch: dict = dataclasses.field(default_factory=dict)  # call -> (argument, callee key for its other type)
     weak_choices: frozenset = frozenset()  # and/or/conditional expressions whose flag is the chosen operand's
+    call_flags: frozenset = frozenset()  # compiled calls, operands of +, -, *, whose callee's flag is caught
 
 
 class Hold(Exception):

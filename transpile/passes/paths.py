@@ -68,6 +68,7 @@ class _Checker:
         self.flag_ops: dict = {}
         self.weak_calls: dict = {}
         self.weak_choices: set = set()
+        self.call_flags: set = set()
         self.grew = False
 
     # ---- the types a value may have --------------------------------------
@@ -419,9 +420,10 @@ class _Checker:
         if weak_results:
             for n in (left, right):
                 if isinstance(n, h.Call) and n not in self.weak_calls and self.types_of(n) is not None:
-                    # a compiled callee's flag is read only where its result is assigned
-                    raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
-                                              f"the '{op}' operation on a call's result", where)
+                    if self.weak_callee(n) is None:
+                        raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
+                                                  f"the '{op}' operation on a call's result", where)
+                    self.call_flags.add(n)  # the callee's flag, caught as it returns (cxx/lower_paths.py)
             if where in self.flag_ops:  # the rules themselves depend on the operands' flags
                 self.flag_reads |= {left, right}
             if isinstance(where, h.AugAssign):
@@ -497,4 +499,5 @@ def analyse(typer) -> PathTypes:
     fallback.mark_outputs(typer.tf, checker.reach)
     return PathTypes(frozenset(checker.tagged), checker.dynamic, frozenset(checker.weak_exprs), checker.boxed,
                      checker.boxes_returns, frozenset() if checker.boxes_returns else frozenset(checker.weak_items),
-                     checker.flag_ops, checker.weak_calls, checker.dispatch, frozenset(checker.weak_choices))
+                     checker.flag_ops, checker.weak_calls, checker.dispatch, frozenset(checker.weak_choices),
+                     frozenset(checker.call_flags))
