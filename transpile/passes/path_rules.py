@@ -93,6 +93,19 @@ def same_storage(a, b) -> bool:
     return a == b
 
 
+def flagged_items(found) -> frozenset:
+    """Items of a call's tuple result whose type is known at run time only,
+    given the compiled functions the call may run ([(argument, callee)])."""
+    if not found or not isinstance(found[-1][1].return_type, T.Tuple):
+        return frozenset()
+    items = set()
+    for i, t in enumerate(found[-1][1].return_type.items):
+        static = {isinstance(f.return_type.items[i], T.Scalar) and f.return_type.items[i].weak for _, f in found}
+        if len(static) > 1 or any(f.path_types and i in f.path_types.weak_items for _, f in found):
+            items.add(i)
+    return frozenset(items)
+
+
 def weak_only(types, joined) -> bool:
     """Values that differ from `joined` only in being Python numbers of the
     same dtype (a flag tells them apart without losing a bit)."""

@@ -37,9 +37,9 @@ from ..hir import types as T
 from . import fallback, guesses, powers, reaching
 from ..hir import promote
 from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject,
-                         converts_exactly, differs, ints_fit, keeps_truth, link, picked_argument, picked_types, pure,
-                         returns, same_storage, same_value_use, semantics_by_flags, spelled, statement_of, statements,
-                         unpacked_into, weak_only, weakness_only, what)
+                         converts_exactly, differs, flagged_items, ints_fit, keeps_truth, link, picked_argument,
+                         picked_types, pure, returns, same_storage, same_value_use, semantics_by_flags, spelled,
+                         statement_of, statements, unpacked_into, weak_only, weakness_only, what)
 
 _TRUTH_TESTED = ((h.If, "test"), (h.While, "test"), (h.Assert, "test"), (h.IfExp, "test"))
 
@@ -148,18 +148,6 @@ class _Checker:
         static = {f.return_type.weak for _, f in found}
         return found[-1][1] if len(static) > 1 or any(f.weak_returns for _, f in found) else None
 
-    def flagged_items(self, node) -> frozenset:
-        """Items of a call's tuple result whose type is known at run time only."""
-        found = self.callees(node)
-        if not found or not isinstance(found[-1][1].return_type, T.Tuple):
-            return frozenset()
-        items = set()
-        for i, t in enumerate(found[-1][1].return_type.items):
-            static = {isinstance(f.return_type.items[i], T.Scalar) and f.return_type.items[i].weak for _, f in found}
-            if len(static) > 1 or any(f.path_types and i in f.path_types.weak_items for _, f in found):
-                items.add(i)
-        return frozenset(items)
-
     def dispatched(self, node, parent) -> bool:
         """A Python float or an np.float64 by path passed to a compiled
         function: each type gets its own specialization, and the call runs the
@@ -258,7 +246,7 @@ class _Checker:
                 continue  # evaluated by Python
             if chosen and self.types_of(node) is not None:
                 self.consumer(node, node)
-            elif self.flagged_items(node):
+            elif flagged_items(self.callees(node)):
                 self.unpacked(node)
         for s, reads in self.reach.fallback_reads.items():
             for name, defs in reads.items():
@@ -448,7 +436,7 @@ class _Checker:
         """`p, dp = f(...)` where items of f's result carry flags: the
         variables take them (their uses are checked like any other)."""
         parent = self.parent.get(call)
-        items = self.flagged_items(call)
+        items = flagged_items(self.callees(call))
         if not (isinstance(parent, h.Assign) and parent.value is call and len(parent.targets) == 1
                 and isinstance(parent.targets[0], h.TupleExpr)
                 and all(isinstance(e, h.Name) for i, e in enumerate(parent.targets[0].elts) if i in items)):
