@@ -443,3 +443,24 @@ def test_arithmetic_on_a_call_result_that_is_python_or_numpys_by_path(check, n, 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         check(divided_call_result, np.arange(float(n)))
+
+
+def _int_total(a):
+    s = 0  # a Python int for an empty array, an np.int64 after any item
+    for x in a:
+        s += x
+    return s
+
+
+@jit
+def int_or_int64_by_path(a, items):
+    s = _int_total(a)
+    t = s * 2 + 1
+    return s, t, _int_total(a) + 1, _int_total(a) * 3 > 2, items[s], items[t]
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_an_int_or_np_int64_by_path_keeps_its_type_through_add_sub_mul(check, n):
+    """Python int and np.int64 add, subtract and multiply alike (int64 wraps
+    for both here): the result carries the operands' flag, as a float's does."""
+    check(int_or_int64_by_path, np.arange(n), list(range(10)))
