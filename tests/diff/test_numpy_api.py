@@ -581,3 +581,13 @@ def clips_with_one_bound(a, x):
 def test_clip_with_one_bound(check, a, x):
     """A None (or missing) bound clips on the other side only, with np.maximum's / np.minimum's dtype."""
     check(clips_with_one_bound, a, x)
+
+
+@jit
+def array_sizes(a, b):
+    return a.nbytes, b.nbytes, b[::2].nbytes, a.itemsize * a.size == a.nbytes
+
+
+def test_nbytes(check):
+    check(array_sizes, np.zeros((3, 5), np.float32), np.arange(7, dtype=np.int16))
+    check(array_sizes, np.zeros((0, 4)), np.arange(1, dtype=np.complex128))

@@ -1,5 +1,5 @@
 """Attributes of compiled values: a.shape, a.ndim, a.size, a.dtype, a.T,
-a.real, a.imag, a.itemsize, a.flat, z.real/z.imag of scalars."""
+a.real, a.imag, a.itemsize, a.nbytes, a.flat, z.real/z.imag of scalars."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -55,6 +55,8 @@ ARRAY_ATTRS = {
     "ndim": AttrRule(lambda a: T.INT, lambda lw, x, a, r: CExpr(str(a.ndim))),
     "size": AttrRule(lambda a: T.INT, lambda lw, x, a, r: CExpr(f"{lw.ev(x)}.size()")),
     "itemsize": AttrRule(lambda a: T.INT, lambda lw, x, a, r: CExpr(str(np.dtype(a.dtype).itemsize))),
+    "nbytes": AttrRule(lambda a: T.INT,
+                       lambda lw, x, a, r: CExpr(f"({lw.ev(x)}.size() * {np.dtype(a.dtype).itemsize})")),
     "dtype": AttrRule(lambda a: T.DType(a.dtype), lambda lw, x, a, r: CExpr("tr::none_t{}")),
     "T": AttrRule(lambda a: T.Array(a.dtype, a.ndim, a.layout if a.ndim <= 1 else "A", a.readonly),
                   lambda lw, x, a, r: CExpr(lw.ev(x)) if a.ndim <= 1
