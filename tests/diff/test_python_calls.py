@@ -165,3 +165,32 @@ def test_np_take_with_an_index_array(check):
     a = np.arange(8.0)
     check(taken, a, np.array([0, 7, 3]))
     check(taken, a, np.array([0, 9]))  # IndexError, as NumPy's
+
+
+@jit
+def decomposition_taken_apart(a):
+    w, v = np.linalg.eigh(a)
+    sign, logdet = np.linalg.slogdet(a)
+    return w, v, sign, logdet, np.linalg.svd(a)[1]
+
+
+def _eigh_whole(a):
+    return np.linalg.eigh(a)
+
+
+def test_named_tuple_results_are_taken_apart_or_left_to_python(check):
+    """NumPy 2's EighResult, SlogdetResult, ...: unpacked or indexed, their items
+    compile; kept whole, compiled code would hand out a plain tuple (another
+    type, another repr), so that statement runs as Python."""
+    import warnings
+
+    from transpile import jit as plain_jit
+    from transpile.diagnostics import TranspileFallbackWarning
+
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    check(decomposition_taken_apart, a)
+    with pytest.raises(Exception, match="returns EighResult, a named tuple"):
+        jit(_eigh_whole)(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TranspileFallbackWarning)
+        assert type(plain_jit(_eigh_whole)(a)) is type(np.linalg.eigh(a))

@@ -40,6 +40,7 @@ class CallSite:
     kw_nodes: dict
     const: Callable  # node -> compile-time value or NOT_CONST
     name: str = ""
+    taken_apart: bool = False  # the result is unpacked or indexed by a constant, never kept whole
 
     def error(self, message: str, hint: str | None = None) -> TypingError:
         return TypingError(message, self.node.loc, hint)

@@ -118,18 +118,19 @@ def _type_of(value) -> T.Type:
     if type(value) is np.ndarray and value.dtype.name in T.DTYPES and value.ndim >= 1:
         return T.Array(value.dtype.name, value.ndim, "C")
     if isinstance(value, tuple) and value and all(not isinstance(v, tuple) for v in value):
-        return T.Tuple(tuple(_type_of(v) for v in value))
+        return T.Tuple(tuple(_type_of(v) for v in value))  # a named tuple too: _make_entry checks its use
     raise TypeError(f"it returns a value of type '{type(value).__name__}'"
                     + (f" with {value.ndim} dimensions" if isinstance(value, np.ndarray) else "")
                     + ", which compiled code does not hold")
 
 
 @functools.lru_cache(maxsize=512)
-def _result_type(module: str, name: str, draw: bool, types: tuple, consts: tuple, keywords: tuple) -> T.Type:
+def _result_type(module: str, name: str, draw: bool, types: tuple, consts: tuple, keywords: tuple) -> tuple:
     """What module.name returns for arguments of these types: the function
     called on samples (numbers 1, else 2, else halves where 1 is out of its
     domain; arrays 4 along each axis, else 16 where a constant index needs
-    more, else integer arrays of indices into the others, for np.take)."""
+    more, else integer arrays of indices into the others, for np.take), and
+    the name of the named tuple class it returns, if it does (else None)."""
     owner = _PRIVATE[module]() if draw else importlib.import_module(module)
     fn = getattr(owner, name)
     npos = len(types) - len(keywords)
@@ -141,7 +142,8 @@ def _result_type(module: str, name: str, draw: bool, types: tuple, consts: tuple
         except Exception as exc:  # noqa: BLE001 -- the function's own complaint, kept for the message
             problem = problem or exc
             continue
-        return _type_of(result)
+        return _type_of(result), (type(result).__name__ if isinstance(result, tuple) and type(result) is not tuple
+                                  else None)
     raise TypeError(f"on sample arguments of these types it raised {type(problem).__name__}: {problem}")
 
 
@@ -178,10 +180,13 @@ def _make_entry(module: str, name: str, draw: bool) -> Entry:
         consts = tuple(site.const(n) if isinstance(t, (T.Scalar, T.Str, T.Tuple)) else NOT_CONST for t, n in items)
         try:
             hash(consts)
-            result = _result_type(module, name, draw, types, consts, keywords)
+            result, named = _result_type(module, name, draw, types, consts, keywords)
         except TypeError as exc:
             raise site.error(f"{spelled}() of {', '.join(map(str, types)) or 'no arguments'} runs as Python: "
                              f"{exc}") from None
+        if named and not site.taken_apart:  # compiled code would hand out a plain tuple
+            raise site.error(f"{spelled}() returns {named}, a named tuple that compiled code would hold as a plain "
+                             "tuple", "unpack it (w, v = ...) or index it by a constant")
         return result, keywords
 
     # needs_python: it runs Python, with the GIL; never on a prange thread

@@ -189,3 +189,17 @@ def truth_only_boolops(stmts) -> set:
             for c in node.conds:
                 tested(c)
     return found
+
+
+def taken_apart_calls(stmts) -> set:
+    """Calls whose result is only taken apart: unpacked (`w, v = f(a)`) or
+    indexed by a constant (`f(a)[1]`), so the tuple itself never escapes."""
+    found = set()
+    for node in walk_body(stmts):
+        if isinstance(node, h.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], h.TupleExpr) \
+                and isinstance(node.value, h.Call):
+            found.add(node.value)
+        elif isinstance(node, h.Subscript) and isinstance(node.value, h.Call) and len(node.index) == 1 \
+                and isinstance(node.index[0], h.Const) and type(node.index[0].value) is int:
+            found.add(node.value)
+    return found

@@ -31,7 +31,7 @@ from . import optional  # None-or-a-value
 from . import live_globals  # module-level values: frozen and guarded, or read live
 from . import operator_calls  # pow(a, b) is a ** b
 from .assigned import assigned_names, find_code, may_return_value
-from .hir_walk import truth_only_boolops
+from .hir_walk import taken_apart_calls, truth_only_boolops
 from .infer_calls import CallTyping
 from .infer_expressions import ExpressionTyping
 from .infer_statements import StatementTyping
@@ -100,6 +100,7 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
         self.globals = tf.pyfunc.__globals__
         self.locals = assigned_names(self.fn.body, {p.name for p in self.fn.params}, self.fn)
         self.truth_only = truth_only_boolops(self.fn.body)  # `and`/`or` whose value only meets a truth test
+        self.taken_apart = taken_apart_calls(self.fn.body)  # calls whose tuple result never escapes whole
         self.changed = False
         self.unknown: list = []
         # a lifted lambda cannot fall back (its statement is part of a line): errors go to its caller

@@ -231,7 +231,8 @@ class CallTyping:
     def run_entry(self, node, entry, args, kwargs, arg_nodes, kw_nodes, name, target=None):
         args, kwargs = optional.call_args(self, node, target, name, args, kwargs, arg_nodes,
                                           kw_nodes)
-        site = CallSite(node, args, kwargs, arg_nodes, kw_nodes, self.const, name=name)
+        site = CallSite(node, args, kwargs, arg_nodes, kw_nodes, self.const, name=name,
+                        taken_apart=node in self.taken_apart)
         try:
             result, info = entry.infer(site)
         except NotYetKnown:
