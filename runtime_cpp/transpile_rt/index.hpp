@@ -11,8 +11,10 @@ struct Slice {
 };
 struct All {};
 struct NewAxis {};
+struct Ellipsis {};
 constexpr All all{};
 constexpr NewAxis newaxis{};
+constexpr Ellipsis ellipsis{};
 
 // A uint64 index beyond int64 (NumPy reads an index through Python's int):
 // an array element raises OverflowError, a list or tuple item IndexError, and a
@@ -75,8 +77,13 @@ inline void adjust_slice(const Slice &s, int64_t n, int64_t &start, int64_t &len
 }
 
 namespace detail {
+// `...` and None take no axis of the source: `...` stands for the ones the
+// other indices leave (NumPy's rule), so it is sized from the whole index.
+template <class I> constexpr int axes_taken = !(std::is_same_v<I, NewAxis> || std::is_same_v<I, Ellipsis>);
+
 struct ViewBuilder {
     int src = 0, dst = 0;
+    int spread = 0;  // axes `...` stands for
     int64_t offset = 0;
     template <class Src, class Dst> void apply(const Src &a, Dst &v, int64_t i) {
         offset += wrap_index(i, src, a.shape[src]) * a.stride(src);
@@ -100,6 +107,9 @@ struct ViewBuilder {
         v.strides[dst] = 0;
         ++dst;
     }
+    template <class Src, class Dst> void apply(const Src &a, Dst &v, Ellipsis) {
+        for (int k = 0; k < spread; ++k) apply(a, v, all);
+    }
 };
 }  // namespace detail
 
@@ -107,6 +117,7 @@ struct ViewBuilder {
 template <class R, class T, int N, int L, class... I> R view(const Array<T, N, L> &a, const I &...idx) {
     R v;
     detail::ViewBuilder b;
+    b.spread = N - (0 + ... + detail::axes_taken<I>);
     (b.apply(a, v, idx), ...);
     for (; b.src < N; ++b.src, ++b.dst) {
         v.shape[b.dst] = a.shape[b.src];

@@ -20,7 +20,8 @@ def check_items(check, fn, *args):
     try:
         check(fn, *args)
     except AssertionError:
-        assert_same = check.__globals__["assert_same"]
+        from tests.conftest import assert_same
+
         try:
             got, expected = fn(*copy.deepcopy(args)), fn.py_func(*copy.deepcopy(args))
         except Exception:  # noqa: BLE001 - an exception mismatch: check() said it all

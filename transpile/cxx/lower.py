@@ -17,6 +17,7 @@ from ..passes.typed import TypedFunction
 from ..passes import divisors, signs, unbound
 from ..passes.live_globals import reads as live_reads
 from .lower_expr import ExprLowerer
+from .lower_index import IndexPartLowering
 from .lower_bounds import BoundsLowering
 from .lower_select import SelectLowering
 from .lower_speculate import SpeculationLowering
@@ -256,7 +257,8 @@ def _store(t: T.Type, expr: str, counter: list, out: list) -> None:
 
 
 class FunctionLowerer(RegionLowering, FunctionValueLowering, StatementLowering, PathFlagLowering, LoopLowering, BoundsLowering,
-                      SelectLowering, SpeculationLowering, GlobalsLowering, LambdaLowering, DictLowering, ListLowering, ExprLowerer):
+                      SelectLowering, SpeculationLowering, GlobalsLowering, LambdaLowering, DictLowering, ListLowering,
+                      IndexPartLowering, ExprLowerer):
     def __init__(self, module: ModuleLowerer, tf: TypedFunction):
         self.module = module
         self.program = module.program

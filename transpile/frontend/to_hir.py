@@ -351,7 +351,7 @@ class _Converter:
             parts.append(h.FormattedValue(self.loc(part), self.expr(part.expression), part.conversion, spec))
         return h.FString(self.loc(e), tuple(parts))
 
-    def e_Ellipsis(self, e):  # `...`: only a lone subscript index compiles (passes/indexing.py)
+    def e_Ellipsis(self, e):  # `...`: compiles only as an array index (passes/indexing.py)
         return h.Const(self.loc(e), Ellipsis)
 
     def _literal(self, e):

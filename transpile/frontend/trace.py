@@ -64,7 +64,9 @@ class _Recorder:
             return repr(value)
         if isinstance(value, (tuple, list)):
             items = ", ".join(self.text(v) for v in value)
-            return f"({items},)" if isinstance(value, tuple) else f"[{items}]"
+            if isinstance(value, tuple):
+                return f"({items},)" if value else "()"  # `(,)` is no Python
+            return f"[{items}]"
         if isinstance(value, slice):
             return f"slice({self.text(value.start)}, {self.text(value.stop)}, {self.text(value.step)})"
         if isinstance(value, np.dtype) or isinstance(value, type) and issubclass(value, np.generic):

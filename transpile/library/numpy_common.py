@@ -28,7 +28,7 @@ H_ITEM = "transpile_rt/numpy/item.hpp"
 WIDE_INT = "__int128"
 WEAK_VALUE = {"bool": False, "int64": 0, "float64": 0.0, "complex128": 0j}  # Python scalars, weak (NEP 50)
 DEFAULT_DTYPE = {"bool": "bool", "int64": "int64", "float64": "float64", "complex128": "complex128"}
-_ERR = {"value": "TR_ERR_VALUE", "type": "TR_ERR_TYPE", "index": "TR_ERR_INDEX"}
+_ERR = {"value": "TR_ERR_VALUE", "type": "TR_ERR_TYPE", "index": "TR_ERR_INDEX", "axis": "TR_ERR_AXIS"}
 
 
 class Fail:

@@ -13,6 +13,8 @@ from .index_info import IndexInfo
 
 
 def _part_kind(typer, idx) -> str:
+    if isinstance(idx, h.Const) and idx.value is Ellipsis:
+        return "ellipsis"
     if isinstance(idx, h.Slice):
         if idx.lower is None and idx.upper is None and idx.step is None:
             return "all"
@@ -59,9 +61,12 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
         return records.getitem(typer, node, base, getitem)
     if not isinstance(base, T.Array):
         raise typer.error(node, f"'{base}' object is not subscriptable")
-    if len(node.index) == 1 and isinstance(node.index[0], h.Const) and node.index[0].value is Ellipsis:
-        return IndexInfo("view", base, ("ellipsis",))  # a[...]: all of it, as a view (0-d arrays too)
     parts = tuple(_part_kind(typer, i) for i in node.index)
+    if parts.count("ellipsis") > 1:
+        raise typer.error(node, "an index can only have a single ellipsis ('...')")
+    if "ellipsis" in parts and any(p in ("mask", "fancy", "tuple") for p in parts):
+        raise typer.error(node, "an ellipsis ('...') beside an index array, a boolean mask or a tuple is not "
+                                "supported in compiled code", "write the axes it stands for as ':'")
     if "mask" in parts:
         masks = [typer.tf.types[i] for i, p in zip(node.index, parts) if p == "mask"]
         if len(parts) == 1 and masks[0].ndim == base.ndim:
@@ -85,19 +90,24 @@ def getitem(typer, node: h.Subscript, base: T.Type) -> IndexInfo:
                                 "were indexed")
     n_new = parts.count("newaxis")
     ndim = base.ndim - parts.count("int") + n_new
-    if ndim == 0 and n_new == 0:
+    if ndim == 0 and n_new == 0 and "ellipsis" not in parts:  # with `...`, a 0-d view (NumPy's rule)
         return IndexInfo("element", base.scalar, parts)
+    # The axes no index names are whole (`:`), where the `...` stands or else at the end.
+    rest = [("all", None)] * (base.ndim - n_axes)
+    pairs = [q for i, p in zip(node.index, parts) for q in (rest if p == "ellipsis" else [(p, i)])]
+    if "ellipsis" not in parts:
+        pairs += rest
     # Which source axis ends up last?  Unit stride survives only if the
     # source's last axis is kept whole-step.
     layout = "A"
     if base.layout == "C":
-        if n_axes < base.ndim:
+        axes = [k for k, (p, _) in enumerate(pairs) if p in ("int", "slice", "all")]
+        if not axes:
             layout = "C"
         else:
-            last_axis_idx = [i for i, p in enumerate(parts) if p in ("int", "slice", "all")][-1]
-            p = parts[last_axis_idx]
-            trailing_new = all(q == "newaxis" for q in parts[last_axis_idx + 1:])
-            if trailing_new and (p == "all" or (p == "slice" and _unit_step(typer, node.index[last_axis_idx]))):
+            p, idx = pairs[axes[-1]]
+            trailing_new = all(q == "newaxis" for q, _ in pairs[axes[-1] + 1:])
+            if trailing_new and (p == "all" or (p == "slice" and _unit_step(typer, idx))):
                 layout = "C"
     return IndexInfo("view", T.Array(base.dtype, ndim, layout, base.readonly), parts)
 

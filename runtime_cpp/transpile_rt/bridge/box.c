@@ -50,7 +50,8 @@ static PyObject *box_array(const Node *node, tr_array_out *o) {
             return (PyObject *)base;
         }
         Py_INCREF(d);
-        int flags = PyArray_FLAGS(base) & NPY_ARRAY_WRITEABLE;
+        /* A view typed read-only is one NumPy hands out read-only (np.diag of a 2-d array). */
+        int flags = node->readonly ? 0 : PyArray_FLAGS(base) & NPY_ARRAY_WRITEABLE;
         PyTypeObject *sub = is_record_num(node->typenum) && records[node->typenum - RECORD_BASE].recarray
                                 ? (PyTypeObject *)recarray_type : &PyArray_Type; /* a view of an np.recarray is one */
         PyObject *arr = PyArray_NewFromDescr(sub, d, node->ndim, shape, strides, o->data, flags, NULL);

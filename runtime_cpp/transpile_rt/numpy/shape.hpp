@@ -1,4 +1,4 @@
-// Shape manipulation: reshape, transpose, ravel, flatten.  Views share the
+// Shape manipulation: reshape, transpose, flip, squeeze, diag, ravel, flatten.  Views share the
 // source's owner (writes through them reach the caller's array, as in
 // NumPy); copies are new C-ordered arrays.
 //
@@ -12,6 +12,7 @@
 #include "../array.hpp"
 #include "../expr.hpp"
 #include "common.hpp"
+#include "creation.hpp"
 
 namespace tr {
 namespace np {
@@ -165,6 +166,58 @@ template <class T, int N, int L> Array<T, N, A> transpose(const Array<T, N, L> &
     t.data = a.data;
     t.owner = a.owner;
     return t;
+}
+
+// np.squeeze(a, axis): the axes whose bit is set in `axes` dropped, a view; R
+// is the result type the compiler inferred.
+template <class R, class T, int N, int L> R squeeze(const Array<T, N, L> &a, unsigned axes) {
+    R s;
+    s.data = a.data;
+    s.owner = a.owner;
+    for (int k = 0, j = 0; k < N; ++k) {
+        if (!((axes >> k) & 1u)) {
+            s.shape[j] = a.shape[k], s.strides[j] = a.stride(k), ++j;
+        } else if (a.shape[k] != 1) {
+            raise(TR_ERR_VALUE, "cannot select an axis to squeeze out which has size not equal to one");
+        }
+    }
+    return s;
+}
+
+// np.diag(v, k) of a 1-d v: a new square array, v on its k-th diagonal.
+template <class T, int L> Array<T, 2, C> diag(const Array<T, 1, L> &v, int64_t k) {
+    const int64_t m = v.shape[0];
+    const __int128 side = __int128(m) + (k < 0 ? -__int128(k) : __int128(k));
+    if (side > INT64_MAX) raise(TR_ERR_VALUE, "Maximum allowed dimension exceeded");
+    const int64_t n = int64_t(side), off = n - m;
+    int64_t bytes;
+    if (__builtin_mul_overflow(n, n, &bytes) || __builtin_mul_overflow(bytes, int64_t(sizeof(T)), &bytes))
+        raise(TR_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
+                            "size.");
+    const int64_t shape[2] = {n, n};
+    Array<T, 2, C> r = zeros<T, 2>(shape);
+    T *d = r.data + (k >= 0 ? off : off * n);
+    for (int64_t i = 0; i < m; ++i) d[i * (n + 1)] = v.data[i * v.stride(0)];
+    return r;
+}
+
+// np.diag(a, k) of a 2-d a: its k-th diagonal, a view (NumPy's offsets for a
+// k past either edge: an empty diagonal).
+template <class T, int L> Array<T, 1, A> diag(const Array<T, 2, L> &a, int64_t k) {
+    const int64_t rows = a.shape[0], cols = a.shape[1];
+    Array<T, 1, A> d;
+    d.owner = a.owner;
+    if (k >= 0) {
+        const int64_t off = k < cols ? k : cols;
+        d.data = a.data + off * a.stride(1);
+        d.shape[0] = rows < cols - off ? rows : cols - off;
+    } else {
+        const int64_t off = k > -rows ? -k : rows;
+        d.data = a.data + off * a.stride(0);
+        d.shape[0] = rows - off < cols ? rows - off : cols;
+    }
+    d.strides[0] = a.stride(0) + a.stride(1);
+    return d;
 }
 
 // np.ravel(a) / a.ravel(): a view when a is C-contiguous, else a copy.
