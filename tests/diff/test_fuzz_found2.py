@@ -204,3 +204,44 @@ def test_nans_of_divisions_by_zero_keep_the_cpus_sign():
             expected = _nan_sign_of_a_division_by_zero(x)
             got = jit(_nan_sign_of_a_division_by_zero, fullgraph=True)(x)
         assert [math.copysign(1.0, g) for g in got] == [math.copysign(1.0, e) for e in expected], (x, got, expected)
+
+
+def _narrow_check_after_an_unbound_operand(a, c):
+    if c:
+        v = a[0] + np.int8(100)  # an np.int8
+    return v % 1099511627776  # NumPy's OverflowError, but only once v is read
+
+
+def _round_of_an_array_by_path(a, c):
+    v = 3.5
+    if c:
+        v = a
+    return round(v)
+
+
+def test_a_python_int_checked_against_a_narrow_dtype_raises_after_the_other_operand():
+    """Fuzz 11901 #1071: `v % 1099511627776` with v an np.int8 that may be unbound:
+    CPython reads v first (UnboundLocalError); compiled code checked the literal
+    against int8 first (OverflowError), C++ leaving the order of arguments open."""
+    a = np.array([7], dtype=np.int8)
+    for fn in (_narrow_check_after_an_unbound_operand, jit(_narrow_check_after_an_unbound_operand)):
+        with pytest.raises(UnboundLocalError):
+            fn(a, False)
+        with pytest.raises(OverflowError, match="out of bounds for int8"):
+            fn(a, True)
+
+
+def test_round_of_a_value_that_may_be_an_array_is_refused_not_crashed():
+    """Fuzz 11901 #854: round() of an array-or-float variable crashed the translation
+    (an AttributeError while writing the refusal's message)."""
+    from transpile.diagnostics import InternalError
+
+    with pytest.raises(Exception, match="doesn't define __round__ method") as refused:
+        jit(lambda a: round(a), fullgraph=True)(np.zeros(2))
+    assert not isinstance(refused.value, InternalError)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = jit(_round_of_an_array_by_path)
+        assert f(np.zeros(2), False) == 4
+        with pytest.raises(TypeError):
+            f(np.zeros(2), True)

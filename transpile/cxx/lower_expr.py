@@ -19,7 +19,7 @@ from ..library.numpy_ufuncs import functor_of, numpy_loop_functor
 from ..passes.live_globals import LiveRead
 from ..hir.promote import BINARY_UFUNCS, COMPARISONS, UNARY_UFUNCS, mixed_sign_comparison
 from .model import CExpr
-from .order import call_in_order, in_order, needs_order, simple_code, star_holder
+from .order import call_in_order, in_order, may_raise, needs_order, simple_code, star_holder
 from .stores import checked, needs_check
 from .types import SCALAR_CTYPES, ctype, literal
 
@@ -98,6 +98,10 @@ class ExprLowerer:
         a, b = self.expr(node.left), self.expr(node.right)
         at, bt = self.type_of(node.left), self.type_of(node.right)
         first = needs_order(self, [node.left, node.right])
+        for i, (x, t) in enumerate(((a, at), (b, bt))):  # NumPy's check of a Python int raises after both operands
+            other = (node.left, node.right)[1 - i]
+            if not first and self.checks_python_int(node.op, ops, x, t) and may_raise(self.tf, other, self.unbound.reads):
+                first = [1 - i]
         cache = self.divisor_cache(node, ops)
         if first:
             return in_order(self, [a, b], first, lambda c: self.binop(node.op, ops, c[0], at, c[1], bt, cache),
@@ -149,6 +153,11 @@ class ExprLowerer:
                 text = f"{rt}{text}"
             return CExpr(text)
         raise TypingError(f"operator {op} is not supported here", None)
+
+    def checks_python_int(self, op, ops, x: CExpr, t) -> bool:
+        """Whether binop checks Python int operand x against a narrower dtype (weak_int_operand)."""
+        return not ops.python_semantics and op not in COMPARISONS and isinstance(t, T.Scalar) \
+            and t.dtype == "int64" and needs_check(t, ops.compute, x.code, "element")
 
     def weak_int_operand(self, x: CExpr, t: T.Type, compute: str):
         """A Python int operand of an operation computed in a narrower integer

@@ -255,7 +255,8 @@ def _round(site):
     t = site.args[0]
     nd = site.arg_type(1, "ndigits")
     if not isinstance(t, T.Scalar) or t.kind == "c" or (t.kind == "b" and not t.weak):
-        raise site.error(f"type {'numpy.bool' if t.kind == 'b' else t} doesn't define __round__ method")
+        numpy_bool = isinstance(t, T.Scalar) and t.kind == "b"
+        raise site.error(f"type {'numpy.bool' if numpy_bool else t} doesn't define __round__ method")
     if nd is not None and nd != T.NONE:
         if not (isinstance(nd, T.Scalar) and nd.kind in "iu"):
             raise site.error("round() ndigits must be an integer")
