@@ -415,8 +415,8 @@ def test_an_int_or_np_int64_by_path_indexes_the_same_item(check):
     check(clamped_indices, a, 4)  # IndexError from a[j], as CPython's
 
 
-def _total(a):
-    acc = 0.0  # a Python float for an empty array, an np.float64 after any item
+def _total(a, start=0.0):
+    acc = start  # a Python float (int) for an empty array, an np.float64 (np.int64) after any item
     for x in a:
         acc += x
     return acc
@@ -445,18 +445,11 @@ def test_arithmetic_on_a_call_result_that_is_python_or_numpys_by_path(check, n, 
         check(divided_call_result, np.arange(float(n)))
 
 
-def _int_total(a):
-    s = 0  # a Python int for an empty array, an np.int64 after any item
-    for x in a:
-        s += x
-    return s
-
-
 @jit
 def int_or_int64_by_path(a, items):
-    s = _int_total(a)
+    s = _total(a, 0)
     t = s * 2 + 1
-    return s, t, _int_total(a) + 1, _int_total(a) * 3 > 2, items[s], items[t]
+    return s, t, _total(a, 0) + 1, _total(a, 0) * 3 > 2, items[s], items[t]
 
 
 @pytest.mark.parametrize("n", [0, 2])
