@@ -457,3 +457,55 @@ def test_an_int_or_np_int64_by_path_keeps_its_type_through_add_sub_mul(check, n)
     """Python int and np.int64 add, subtract and multiply alike (int64 wraps
     for both here): the result carries the operands' flag, as a float's does."""
     check(int_or_int64_by_path, np.arange(n), list(range(10)))
+
+
+def _item_or_zero(a, k):
+    if k < 0:
+        return 0.0  # a Python float here, an np.float64 below
+    return a[k]
+
+
+@jit
+def call_results_returned_directly(a, k):
+    return _item_or_zero(a, k) + 1
+
+
+@jit
+def call_result_compared(a, k):
+    return _item_or_zero(a, k) > 0
+
+
+def _divided_by_zero(x):
+    return x / 0.0
+
+
+def _call_result_passed_on(a, k):
+    return _divided_by_zero(_item_or_zero(a, k) + 1)
+
+
+def _call_result_added_in_place(a, k):
+    x = 1.0
+    x += _item_or_zero(a, k)
+    return x
+
+
+@pytest.mark.parametrize("k", [-1, 0])
+def test_a_caught_call_flag_is_read_after_the_call(check, k):
+    """Probe finds: `return h(a, k) + 1` boxed the sum with its flag read before
+    the call had set it (C++'s order of arguments): an np.float64 where CPython
+    returns 1.0.  Passing such a sum to another compiled function (which one
+    runs depends on the flag) and `x += h(a, k)` run as Python instead."""
+    a = np.array([1.5])
+    check(call_results_returned_directly, a, k)
+    check(call_result_compared, a, k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for fn in (_call_result_passed_on, _call_result_added_in_place):
+            try:
+                expected = fn(a, k)
+            except ZeroDivisionError:
+                with pytest.raises(ZeroDivisionError):
+                    plain_jit(fn)(a, k)
+                continue
+            got = plain_jit(fn)(a, k)
+            assert (type(got), got) == (type(expected), expected)

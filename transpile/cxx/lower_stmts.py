@@ -6,7 +6,6 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..library import lookup_iteration
 from ..passes.raise_codes import RAISE_CODES
-from ..passes.hir_walk import walk
 from ..passes.trys import protected
 from .model import CExpr, Line
 from .names import alt_slot, kind_slot
@@ -45,8 +44,7 @@ class StatementLowering:
                 value = CExpr(self.hoist(value.code))
                 weak = self.hoist(self.callee_flag(s.value))
             elif dynamic:
-                if any(isinstance(n, h.Call) and n in self.tf.path_types.call_flags for n in walk(s.value)):
-                    value = CExpr(self.hoist(value.code))  # its calls set the flags the value's flag is made of
+                value = CExpr(self.hoist(value.code))  # first: a call in it may set the flags its flag is made of
                 weak = self.hoist(self.weak_code(s.value))
             self.assign_name(s.targets[0].id, value, vt, weak)
             return
@@ -277,7 +275,9 @@ class StatementLowering:
         name = node.id if isinstance(node, h.Name) else None
         if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs \
                 or node in self.tf.path_types.weak_calls or node in self.tf.path_types.weak_choices:
-            return f"tr::topy::one({ctype(self.type_of(node))}({code}), {self.weak_code(node)})"
+            # the value first: a call in it sets the flag read after it (lower_paths.py)
+            return f"([&]() {{ {ctype(self.type_of(node))} tr_v = {code}; " \
+                   f"return tr::topy::one(tr_v, {self.weak_code(node)}); }}())"
         out = to_py(self.type_of(node), code)
         for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):
             out = f"({kind_slot(self.var(name))} == {i} ? {to_py(alt, alt_slot(self.var(name), i))} : {out})"

@@ -35,6 +35,7 @@ from ..diagnostics import FunctionNotCompilable, PathTypeConflict, TypingError
 from ..hir import nodes as h
 from ..hir import types as T
 from . import fallback, guesses, powers, reaching
+from .hir_walk import walk
 from ..hir import promote
 from .path_rules import (Hold, PathTypes, RunAsPython, cannot_raise, chain_types, conflict_subject,
                          converts_exactly, differs, flagged_items, ints_fit, keeps_truth, link, picked_argument,
@@ -154,6 +155,8 @@ class _Checker:
         one for the type the argument has (tr::weak flag)."""
         if parent in self.dispatch:
             return self.dispatch[parent][0] is node
+        if any(isinstance(n, h.Call) and n in self.call_flags for n in walk(node)):
+            return False  # a flag caught from a call is set only after the callee is picked
         call = self.tf.calls.get(parent) if isinstance(parent, h.Call) else None
         if not (isinstance(call, tuple) and call and call[0] == "jit" and node in parent.args):
             return False
@@ -408,7 +411,7 @@ class _Checker:
         if weak_results:
             for n in (left, right):
                 if isinstance(n, h.Call) and n not in self.weak_calls and self.types_of(n) is not None:
-                    if self.weak_callee(n) is None:
+                    if self.weak_callee(n) is None or isinstance(where, h.AugAssign):  # `x += h(a)`: not caught
                         raise self.not_compilable(origin, getattr(origin, "id", None), self.types_of(origin),
                                                   f"the '{op}' operation on a call's result", where)
                     self.call_flags.add(n)  # the callee's flag, caught as it returns (cxx/lower_paths.py)
