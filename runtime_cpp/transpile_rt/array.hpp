@@ -321,7 +321,7 @@ inline int64_t range_sum(const RangeArgs &r, int64_t initial) {
 }
 inline int64_t range_extreme(const RangeArgs &r, bool greatest) {
     unsigned __int128 n = range_count(r.start, r.stop, r.step);
-    if (n == 0) raise(TR_ERR_VALUE, greatest ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+    if (n == 0) raise(TR_ERR_VALUE, greatest ? TR_MSG_MAX_EMPTY : TR_MSG_MIN_EMPTY);
     const int64_t last = int64_t(uint64_t(r.start) + uint64_t(n - 1) * uint64_t(r.step));
     return (r.step > 0) == greatest ? last : r.start;
 }

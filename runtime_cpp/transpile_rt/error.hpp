@@ -31,6 +31,16 @@ inline int &current_line() {
     return line;
 }
 
+// CPython's messages that changed between versions: generated modules define
+// them for the running Python (cxx/prelude.py); these are 3.12's.
+#ifndef TR_MSG_INT_MOD_ZERO
+#define TR_MSG_INT_MOD_ZERO "integer modulo by zero"
+#endif
+#ifndef TR_MSG_MIN_EMPTY
+#define TR_MSG_MIN_EMPTY "min() iterable argument is empty"
+#define TR_MSG_MAX_EMPTY "max() iterable argument is empty"
+#endif
+
 // Set at each return site of a function that CPython would return a Python
 // number from on some paths and a NumPy scalar on others (passes/returns.py).
 inline bool &ret_weak() {

@@ -44,7 +44,7 @@ template <class T, class F> inline List<T> list_sorted_key(List<T> l, F key, boo
 // min()/max() with key=: the first element whose key no other beats, as
 // CPython keeps it (min: k < best; max: k > best, i.e. best < k).
 template <bool Max, class T, class F> inline T list_extreme_key(const List<T> &l, F key) {
-    if (l.size() == 0) raise(TR_ERR_VALUE, Max ? "max() arg is an empty sequence" : "min() arg is an empty sequence");
+    if (l.size() == 0) raise(TR_ERR_VALUE, Max ? TR_MSG_MAX_EMPTY : TR_MSG_MIN_EMPTY);
     int64_t best = 0;
     auto best_key = key(l[0]);
     for (int64_t i = 1; i < l.size(); ++i) {

@@ -531,14 +531,14 @@ template <class R, class T> inline R list_sum(const List<T> &l, R start) {
     return acc;
 }
 template <class T> inline T list_min(const List<T> &l) {
-    if (l.size() == 0) raise(TR_ERR_VALUE, "min() arg is an empty sequence");
+    if (l.size() == 0) raise(TR_ERR_VALUE, TR_MSG_MIN_EMPTY);
     int64_t best = 0;
     for (int64_t i = 1; i < l.size(); ++i)
         if (py_lt(l[i], l[best])) best = i;
     return l[best];
 }
 template <class T> inline T list_max(const List<T> &l) {
-    if (l.size() == 0) raise(TR_ERR_VALUE, "max() arg is an empty sequence");
+    if (l.size() == 0) raise(TR_ERR_VALUE, TR_MSG_MAX_EMPTY);
     int64_t best = 0;
     for (int64_t i = 1; i < l.size(); ++i)
         if (py_lt(l[best], l[i])) best = i;

@@ -3,6 +3,8 @@
 builtins that are operators under another name (pow(a, b) is a ** b)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -143,3 +145,96 @@ def test_range_sum_wraps_as_int64_arithmetic_does():
     exact = n * a + s * n * (n - 1) // 2
     assert range_reductions(a, b, s)[:3] == (n, (exact + 2 ** 63) % 2 ** 64 - 2 ** 63,
                                              (exact + 10 + 2 ** 63) % 2 ** 64 - 2 ** 63)
+
+
+@jit
+def modulo(a, b):
+    return a % b
+
+
+@jit
+def least_and_greatest(a):
+    return min(a), max(a)
+
+
+def test_messages_of_this_python(check):
+    """CPython's words for an int modulo by zero (3.11) and for min()/max() of
+    nothing (3.12) changed between versions: compiled code says the running one's."""
+    check(modulo, 5, 0)
+    check(modulo, True, False)
+    check(least_and_greatest, np.zeros(0))
+    check(least_and_greatest, [1.5][:0] + [2.5])
+
+
+def _greatest_or(n):
+    return max(range(n), default=-1)
+
+
+def test_min_max_default_without_key_is_not_ignored():
+    """max(range(0), default=-1) is -1: compiled code ignored default= (ValueError)."""
+    import warnings
+
+    from transpile import jit as plain_jit
+
+    with pytest.raises(Exception, match="default= and no key= is not supported"):
+        jit(_greatest_or)(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert plain_jit(_greatest_or)(0) == -1 and plain_jit(_greatest_or)(4) == 3
+
+
+@jit
+def percent_repr(x, s):
+    return "%r|%5r|%-6r|%r" % (x, x, x, s)
+
+
+@pytest.mark.parametrize("x", [0.5, 3, True, 1e22, -0.0])
+def test_percent_r_of_a_python_number_is_its_repr(check, x):
+    check(percent_repr, x, "it's")  # quotes only around the str
+
+
+@jit
+def truncated(x):
+    return math.trunc(x)
+
+
+@jit
+def as_index(x):
+    return math.factorial(x), math.gcd(x, 6)
+
+
+@pytest.mark.parametrize("x", [2.5, np.float64(-2.5), np.float32(2.5), np.int64(5), np.True_, True])
+def test_math_trunc_needs_a_float_or_python_number(x):
+    """math.trunc(np.int64(5)): TypeError (NumPy's ints and float32 define no
+    __trunc__); compiled code returned 5."""
+    import warnings
+
+    from transpile import jit as plain_jit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = math.trunc(x)
+        except TypeError as exc:
+            with pytest.raises(TypeError, match=str(exc)):
+                plain_jit(truncated.py_func)(x)
+            return
+        assert plain_jit(truncated.py_func)(x) == expected
+
+
+def test_numpy_bool_is_no_index(check):
+    check(as_index, np.int64(4))
+    check(as_index, True)
+    with pytest.raises(Exception, match="'numpy.bool' object cannot be interpreted as an integer"):
+        as_index(np.True_)
+
+
+def test_int_of_a_uint64_past_int64_raises_rather_than_wraps():
+    """CPython's int(np.uint64(2**63)) is 2**63, which no int64 holds: an
+    OverflowError (as for a float that large), not -2**63."""
+    from transpile import jit as plain_jit
+
+    f = plain_jit(lambda x: int(x))
+    assert f(np.uint64(2 ** 63 - 1)) == 2 ** 63 - 1
+    with pytest.raises(OverflowError, match="Python int too large to convert to C long"):
+        f(np.uint64(2 ** 63))

@@ -160,9 +160,10 @@ class DictLowering:
                 parts.append(f'tr::format_printf("{printf_format(field.spec, T.INT)}", int64_t({x}))')
             elif field.conversion == "f":  # float(x), as CPython's %f %e
                 parts.append(f'tr::format_printf("{printf_format(field.spec, T.FLOAT)}", double({x}))')
-            else:
+            else:  # %r of a Python number is its str (the typer leaves NumPy scalars' repr to Python)
                 text = x if t == T.STR else f"tr::str_of({x})"
-                parts.append(self.str_with_spec(self.str_repr(text) if field.conversion == "r" else text, field.spec))
+                quoted = field.conversion == "r" and t == T.STR
+                parts.append(self.str_with_spec(self.str_repr(text) if quoted else text, field.spec))
         return self.joined(parts)
 
     def str_with_spec(self, text: str, spec: str | None) -> str:

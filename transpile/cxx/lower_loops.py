@@ -176,7 +176,7 @@ class LoopLowering:
         self.depth -= 1
         self.lines.append(Line(self.depth, "}"))
         if kind in ("min", "max"):
-            self.emit(f'if (!{acc}_seen) tr::raise(TR_ERR_VALUE, "{kind}() arg is an empty sequence");')
+            self.emit(f'if (!{acc}_seen) tr::raise(TR_ERR_VALUE, {"TR_MSG_MAX_EMPTY" if kind == "max" else "TR_MSG_MIN_EMPTY"});')
         body = self.lines
         self.lines, self.depth, self.pre = saved
         self.pre.extend("    " * line.indent + line.text for line in body)

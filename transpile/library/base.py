@@ -107,3 +107,10 @@ class Entry:
     takes_none: bool = False  # None-or-a-value arguments are passed as they are (not unwrapped)
     needs_python: bool = False  # calls into the interpreter (print): never on a prange thread
     writes_arguments: bool = False  # writes into an array argument (a.sort(), a.fill(), np.copyto): cxx/order.py
+
+
+def refuse_keywords(site, which):
+    """min()/max() keywords without key= (default=): not compiled, rather than ignored."""
+    if site.kwargs:
+        raise site.error(f"{which}() with {', '.join(k + '=' for k in site.kwargs)} and no key= is not supported "
+                         "in compiled code", "test for an empty sequence before the call")

@@ -9,7 +9,7 @@ from ..hir import nodes as h
 from ..hir import types as T
 from ..hir import promote
 from .registry import register, register_method
-from .base import NOT_CONST, Entry, Handoff
+from .base import NOT_CONST, Entry, Handoff, refuse_keywords
 from ..parallel import prange
 from .python_calls import call_in_python
 
@@ -145,6 +145,7 @@ def _abs_lower(ls):
 
 def _minmax(which):
     def infer(site):
+        refuse_keywords(site, which)
         if len(site.args) == 1:
             t = site.args[0]
             if isinstance(t, T.Generator):
@@ -224,6 +225,8 @@ def _int_lower(ls):
         return CExpr("int64_t(0)")
     if _kind(ls.arg_types[0]) == "f":
         return CExpr(f"tr::builtins::to_int(double({_value_code(ls)}))")
+    if getattr(ls.arg_types[0], "dtype", None) == "uint64":  # 2**63 and up: no int64 holds CPython's int
+        return CExpr(f"tr::builtins::to_int(uint64_t({_value_code(ls)}))")
     return CExpr(f"int64_t({_value_code(ls)})")
 
 

@@ -13,7 +13,7 @@ from .base import CExpr
 from ..hir import types as T
 from ..hir import promote
 from .registry import wrap as wrap_entry
-from .base import Entry, NotYetKnown
+from .base import Entry, NotYetKnown, refuse_keywords
 from .container_rules import SET_ORDER_HINT, set_order_problem
 
 H_LIST = "transpile_rt/list.hpp"
@@ -189,6 +189,7 @@ wrap(builtins.sum, "sum", _sum, _sum_lower)
 
 def _minmax(which):
     def infer(site):
+        refuse_keywords(site, which)
         if len(site.args) == 1 and isinstance(site.args[0], T.Generator) and not isinstance(site.args[0].elt,
                                                                                             T.Scalar):
             raise site.error(f"{which}() of a generator of {site.args[0].elt} is not supported")

@@ -32,6 +32,9 @@ def _make(name, nargs, result):
     def infer(site):
         low, high = (1, 2) if name == "log" else (nargs, nargs)
         _real_args(site, low, high)
+        t = site.args[0]
+        if name == "trunc" and not t.weak and t.dtype != "float64":  # np.float64 is a float; the others lack it
+            raise site.error(f"type numpy.{'bool' if t.kind == 'b' else t.dtype} doesn't define __trunc__ method")
         return result, None
 
     def lower(ls):
@@ -62,6 +65,8 @@ def _int_func(name, nargs):
         for t in site.args:
             if not (isinstance(t, T.Scalar) and t.kind in "iub"):
                 raise site.error(f"math.{name}() only accepts integers")
+            if t.kind == "b" and not t.weak:  # np.bool_ has no __index__, unlike bool
+                raise site.error("'numpy.bool' object cannot be interpreted as an integer")
         return T.INT, None
 
     return Entry(name, infer, _make(name, nargs, T.INT).lower, HEADER)

@@ -54,6 +54,10 @@ TR_HD inline int64_t round_half_even(double x) { return float_to_int64(__builtin
 // int(x) for a float: truncation toward zero, which the conversion itself
 // does; the range checks give the same answers on x as on trunc(x).
 TR_HD inline int64_t to_int(double x) { return float_to_int64(x); }
+TR_HD inline int64_t to_int(uint64_t x) {
+    if (x > uint64_t(INT64_MAX)) raise(TR_ERR_OVERFLOW, "Python int too large to convert to C long");
+    return int64_t(x);
+}
 
 // round(x, n) for a float.  CPython rounds the exact binary value of x to n
 // decimal places (half to even) with its own dtoa and converts the digits

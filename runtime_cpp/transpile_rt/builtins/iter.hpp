@@ -16,7 +16,7 @@ template <class R, class T, int L> R iter_sum(const Array<T, 1, L> &a, R start) 
 }
 
 template <class T, int L> T iter_min(const Array<T, 1, L> &a) {
-    if (a.shape[0] == 0) raise(TR_ERR_VALUE, "min() iterable argument is empty");
+    if (a.shape[0] == 0) raise(TR_ERR_VALUE, TR_MSG_MIN_EMPTY);
     T best = a.data[0];
     for (int64_t i = 1; i < a.shape[0]; ++i) {
         T v = a.data[i * a.stride(0)];
@@ -26,7 +26,7 @@ template <class T, int L> T iter_min(const Array<T, 1, L> &a) {
 }
 
 template <class T, int L> T iter_max(const Array<T, 1, L> &a) {
-    if (a.shape[0] == 0) raise(TR_ERR_VALUE, "max() iterable argument is empty");
+    if (a.shape[0] == 0) raise(TR_ERR_VALUE, TR_MSG_MAX_EMPTY);
     T best = a.data[0];
     for (int64_t i = 1; i < a.shape[0]; ++i) {
         T v = a.data[i * a.stride(0)];

@@ -46,7 +46,7 @@ template <class T> TR_HD inline T floordiv(T a, T b) {
     return op::floordiv::apply(a, b);
 }
 template <class T> TR_HD inline T mod(T a, T b) {
-    if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? "integer division or modulo by zero" : "float modulo");
+    if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? TR_MSG_INT_MOD_ZERO : "float modulo");
     return op::mod::apply(a, b);
 }
 // CPython's int shifts: a negative count is a ValueError; a count of 64 or
