@@ -180,3 +180,27 @@ def label(n):
 @pytest.mark.parametrize("n", [1, -1])
 def test_optional_str_in_tuple(check, n):
     check(label, n)
+
+
+def _best_printed(values):
+    best = None
+    for v in values:
+        if best is None or v > best:
+            best = v
+    print((best, 1))  # runs as Python: reads best
+    return best
+
+
+def test_a_none_until_set_python_int_reaches_python_as_an_int(capsys):
+    """Probe find: `best` (None, then Python ints) reached a statement that runs
+    as Python as np.int64: `(np.int64(3), 1)` printed where CPython prints (3, 1)."""
+    import warnings
+
+    from transpile import jit as plain_jit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = plain_jit(_best_printed)([3, 1])
+    printed = capsys.readouterr().out
+    expected = _best_printed([3, 1])
+    assert (printed, type(got), got) == (capsys.readouterr().out, type(expected), expected) == ("(3, 1)\n", int, 3)

@@ -49,7 +49,8 @@ class RegionLowering:
         boxes = []
         for n in ins:
             t = var_types[n]
-            weak = ", true" if isinstance(t, T.Scalar) and t.weak else ""
+            value_t = t.inner if isinstance(t, T.Optional) else t  # `best = None` until set: a Python int after
+            weak = ", true" if isinstance(value_t, T.Scalar) and value_t.weak else ""
             if n in self.tf.path_types.tagged:  # a Python float or an np.float64 by path: its flag says which
                 weak = f", {self.weak_flag_of(n)}"
             if isinstance(t, (T.Dict, T.Set, T.Tuple)):  # fallback code reads a copy (a new Python dict/set/tuple)
