@@ -238,3 +238,13 @@ def test_int_of_a_uint64_past_int64_raises_rather_than_wraps():
     assert f(np.uint64(2 ** 63 - 1)) == 2 ** 63 - 1
     with pytest.raises(OverflowError, match="Python int too large to convert to C long"):
         f(np.uint64(2 ** 63))
+
+
+@jit
+def abs_of_numpy_bool(x):
+    return str(abs(x)), f"{abs(x)}", abs(x)
+
+
+def test_abs_of_a_numpy_bool_is_that_bool(check):
+    check(abs_of_numpy_bool, np.True_)
+    check(abs_of_numpy_bool, np.False_)

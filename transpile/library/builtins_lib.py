@@ -138,6 +138,8 @@ def _abs_lower(ls):
                              "transpile_rt/numpy/ufunc.hpp")
     t = ls.arg_types[0]
     arg = ls.args[0].code
+    if t.dtype == "bool":  # abs(np.True_) is np.True_ (C++'s abs of a bool is an int: str() said 1)
+        return CExpr(f"bool({arg})")
     if t.kind != "c":  # py_abs returns its argument's C++ type: a literal 1 is C++ int, not int64
         arg = ls.lower.as_ct(ls.args[0], t, ls.result.dtype, exact=True)
     return CExpr(f"tr::builtins::py_abs({arg})")
