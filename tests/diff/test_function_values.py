@@ -291,3 +291,43 @@ def test_a_nested_function_passed_as_a_value_is_named_in_the_error():
         jit(_passes_a_nested_function)(2.0)
     with pytest.warns(TranspileFallbackWarning):
         assert plain_jit(_passes_a_nested_function)(2.0) == 3.0
+
+
+def _rebound_after_the_def(x):
+    y = x
+    def g():
+        return y
+    y = 10
+    return g()
+
+
+def _read_before_assigned(x):
+    def g():
+        return y
+    r = g()
+    y = x
+    return r
+
+
+def _assigned_once_before(a):
+    n = len(a)
+    def g(i):
+        return a[i] * n
+    return sum([g(i) for i in range(n)])
+
+
+def test_a_nested_function_reads_the_enclosing_variable_as_cpython():
+    """Probe finds: the value passed for a free variable was the variable's
+    C++ value at the call, in its joined type (10.0 for CPython's 10), and 0
+    where CPython raises NameError (read before assigned).  Unless the variable
+    is assigned once, before the call, the function runs in CPython."""
+    from transpile import jit as plain_jit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = plain_jit(_rebound_after_the_def)(2.5)
+        assert (type(got), got) == (int, 10)
+        with pytest.raises(NameError, match="cannot access free variable 'y'"):
+            plain_jit(_read_before_assigned)(2.5)
+    a = np.arange(3.0)
+    assert jit(_assigned_once_before)(a) == _assigned_once_before(a)

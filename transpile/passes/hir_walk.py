@@ -203,3 +203,23 @@ def taken_apart_calls(stmts) -> set:
                 and isinstance(node.index[0], h.Const) and type(node.index[0].value) is int:
             found.add(node.value)
     return found
+
+
+def sole_definition(body, params, name) -> int | None:
+    """The index in body of the one top-level statement that assigns name (-1
+    for a parameter never assigned again), or None if the name is assigned
+    more than once or inside a nested block."""
+    found = [-1] if name in params else []
+    for i, s in enumerate(body):
+        found += [i] * stmt_writes(s).count(name)
+        if any(name in all_writes(b) for b in nested_blocks(s)):
+            return None
+    return found[0] if len(found) == 1 else None
+
+
+def top_level_index(body, node) -> int | None:
+    """The index in body of the top-level statement node is part of."""
+    for i, s in enumerate(body):
+        if any(n is node for n in walk(s)):
+            return i
+    return None
