@@ -388,3 +388,22 @@ def test_heapq_functions_move_items_as_cpython(check):
 def test_heapq_needs_a_list():
     with pytest.raises(Exception, match="heap argument must be a list"):
         jit(lambda a: heapq.heappush(a, 1.0))(np.zeros(3))
+
+
+@jit
+def sorted_with_nans(values, arr):
+    m = list(values)
+    m.sort(reverse=True)
+    return sorted(values), m, sorted(arr), sorted(values[:2])
+
+
+def test_sorting_floats_with_a_nan_gives_cpythons_order():
+    """Probe find: `<` with a NaN is not an order, so the result is what CPython's
+    timsort makes of its comparisons ([3.0, 1.0, nan, 0.0] sorts to
+    [0.0, 1.0, 3.0, nan]); the merge sort gave [1.0, 3.0, nan, 0.0].  With a
+    NaN present, compiled code asks CPython's sort for the order."""
+    for values in ([3.0, 1.0, math.nan, 0.0], [math.nan, 2.0, 1.0], [1.0, math.nan, math.nan, 0.5, -1.0, 7.0] * 15,
+                   [2.0, -0.0, 0.0, 1.0]):
+        arr = np.array(values[::-1], dtype=np.float32)
+        got, expected = sorted_with_nans(values, arr), sorted_with_nans.py_func(values, arr)
+        assert repr(got) == repr(expected)  # NaN != NaN: repr shows where each one went

@@ -13,7 +13,7 @@ from .base import CExpr
 from ..hir import types as T
 from ..hir import promote
 from .registry import wrap as wrap_entry
-from .base import Entry, NotYetKnown, refuse_keywords
+from .base import Entry, Handoff, NotYetKnown, refuse_keywords
 from .container_rules import SET_ORDER_HINT, set_order_problem
 
 H_LIST = "transpile_rt/list.hpp"
@@ -35,6 +35,8 @@ def wrap(obj, name, infer, lower, extra_headers=()):
 def _wrapped(old, name, infer, lower, extra_headers) -> Entry:
     def w_infer(site):
         r = infer(site)
+        if r is not None and isinstance(r[1], Handoff):  # another entry lowers it, with the info as it is
+            return r
         if r is not None:
             return r[0], Mine(r[1])
         if old is None:
@@ -113,7 +115,7 @@ def _method(name):
             return CExpr(f"tr::list_copy({recv})")
         if name == "sort":
             rev = ls.kwargs.get("reverse")
-            return CExpr(f"tr::list_sort({recv}{', bool(' + rev.code + ')' if rev is not None else ''})")
+            return CExpr(f"tr::{_sort_function(ls, lt)}({recv}{', bool(' + rev.code + ')' if rev is not None else ''})")
         return CExpr(f"tr::list_{name}({recv})")  # clear, reverse
 
     return Entry(f"list.{name}", None, lower, (H_LIST,))
@@ -121,6 +123,25 @@ def _method(name):
 
 METHODS = {n: _method(n) for n in ("append", "extend", "insert", "pop", "remove", "index", "count", "clear", "copy",
                                    "sort", "reverse")}
+H_SORT_PYTHON = "transpile_rt/list_sort_python.hpp"
+
+
+def _float_elements(t) -> bool:
+    """A list of floats: with a NaN among them, CPython's own sort decides the order (list_sort_python.hpp)."""
+    return isinstance(t, T.List) and isinstance(t.elem, T.Scalar) and t.elem.kind == "f"
+
+
+def _sort_function(ls, t) -> str:
+    """The runtime's sort for a list of type t."""
+    if not _float_elements(t):
+        return "list_sort"
+    ls.lower.module.needs_host = True  # the call into Python
+    return "list_sort_floats"
+
+
+# sorting a list of floats may call into Python (its needs_python: the GIL, never on a prange thread)
+METHODS["sort_floats"] = Entry("list.sort", None, METHODS["sort"].lower, (H_LIST, H_SORT_PYTHON),
+                               needs_python=True)
 
 
 def _heap_lower(name):
@@ -339,7 +360,8 @@ def _sorted(site):
     rev = site.arg_type(1, "reverse")
     if rev is not None and not (isinstance(rev, T.Scalar) and rev.kind in "biu"):
         raise site.error("sorted(reverse=) needs a bool")
-    return T.List(elem), (kind, site.arg_nodes[0] if kind == "iterable" else ())
+    info = (kind, site.arg_nodes[0] if kind == "iterable" else ())
+    return T.List(elem), (Handoff(SORTED_FLOATS, info) if _float_elements(T.List(elem)) else info)
 
 
 def _sorted_lower(ls):
@@ -353,11 +375,12 @@ def _sorted_lower(ls):
     lw = ls.lower
     tmp = lw.tmp("sorted")
     lw.pre.append(f"auto {tmp} = {lst};")
-    lw.pre.append(f"tr::list_sort({tmp}{rev});")
+    lw.pre.append(f"tr::{_sort_function(ls, ls.result)}({tmp}{rev});")
     return CExpr(tmp)
 
 
 wrap(builtins.sorted, "sorted", _sorted, _sorted_lower)
+SORTED_FLOATS = Entry("sorted", None, _sorted_lower, (H_LIST, H_SORT_PYTHON), needs_python=True)
 
 
 def _reversed(site):

@@ -271,7 +271,8 @@ def method_call(typer, node: h.Call, recv: T.List, name: str):
             _orderable(typer, node, recv.elem)
         if "reverse" in kwargs and not (isinstance(kwargs["reverse"], T.Scalar) and kwargs["reverse"].kind in "biu"):
             raise typer.error(node, "sort(reverse=) needs a bool")
-    typer.tf.calls[node] = ("lib", L.METHODS[name], name)
+    floats = name == "sort" and isinstance(recv.elem, T.Scalar) and recv.elem.kind == "f"  # may ask Python
+    typer.tf.calls[node] = ("lib", L.METHODS["sort_floats" if floats else name], name)
     return result
 
 
