@@ -282,12 +282,13 @@ def _passes_a_nested_function(x):
 def test_a_nested_function_passed_as_a_value_is_named_in_the_error():
     """The def runs as Python (it makes the function object at run time), so the
     callee cannot be specialized on it: the error names it (it said "'float'
-    is not callable" at the callee's call), and without fullgraph the caller
-    runs as Python with CPython's result."""
+    is not callable" at the callee's call), and without fullgraph the function
+    runs in CPython (a statement run as Python would call the function with
+    cells compiled stores do not reach)."""
     from transpile import jit as plain_jit
-    from transpile.diagnostics import TranspileFallbackWarning, UnsupportedSyntaxError
+    from transpile.diagnostics import FunctionNotCompilable, TranspileFallbackWarning
 
-    with pytest.raises(UnsupportedSyntaxError, match="passing the nested function 'shift' to a function"):
+    with pytest.raises(FunctionNotCompilable, match="passing the nested function 'shift' to a function"):
         jit(_passes_a_nested_function)(2.0)
     with pytest.warns(TranspileFallbackWarning):
         assert plain_jit(_passes_a_nested_function)(2.0) == 3.0
@@ -331,3 +332,21 @@ def test_a_nested_function_reads_the_enclosing_variable_as_cpython():
             plain_jit(_read_before_assigned)(2.5)
     a = np.arange(3.0)
     assert jit(_assigned_once_before)(a) == _assigned_once_before(a)
+
+
+def _apply_later_binding(x):
+    y = 1.0
+    def g(z):
+        return z + y
+    y = 2.0
+    return _apply(g, x)  # CPython: g sees y = 2.0
+
+
+def test_a_nested_function_passed_on_sees_later_assignments():
+    """Probe find: run as one statement in Python, the call got the function
+    object the def made, whose cell compiled code had not updated (4.0 for 5.0)."""
+    from transpile import jit as plain_jit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert plain_jit(_apply_later_binding)(3.0) == _apply_later_binding(3.0) == 5.0

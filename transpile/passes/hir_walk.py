@@ -205,16 +205,15 @@ def taken_apart_calls(stmts) -> set:
     return found
 
 
-def sole_definition(body, params, name) -> int | None:
-    """The index in body of the one top-level statement that assigns name (-1
-    for a parameter never assigned again), or None if the name is assigned
-    more than once or inside a nested block."""
-    found = [-1] if name in params else []
+def first_definition(body, params, name) -> int | None:
+    """The index in body of the first top-level statement that assigns name
+    (-1 for a parameter): after it the name is assigned on every path."""
+    if name in params:
+        return -1
     for i, s in enumerate(body):
-        found += [i] * stmt_writes(s).count(name)
-        if any(name in all_writes(b) for b in nested_blocks(s)):
-            return None
-    return found[0] if len(found) == 1 else None
+        if name in stmt_writes(s):
+            return i
+    return None
 
 
 def top_level_index(body, node) -> int | None:

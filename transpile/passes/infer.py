@@ -31,7 +31,7 @@ from . import optional  # None-or-a-value
 from . import live_globals  # module-level values: frozen and guarded, or read live
 from . import operator_calls  # pow(a, b) is a ** b
 from .assigned import assigned_names, find_code, may_return_value
-from .hir_walk import sole_definition, taken_apart_calls, top_level_index, truth_only_boolops
+from .hir_walk import first_definition, taken_apart_calls, top_level_index, truth_only_boolops
 from .infer_calls import CallTyping
 from .infer_expressions import ExpressionTyping
 from .infer_statements import StatementTyping
@@ -218,18 +218,21 @@ class FunctionTyper(StatementTyping, ExpressionTyping, CallTyping):
             if name not in self.locals:
                 raise UnsupportedSyntaxError(f"nested function {fn.__name__}() uses '{name}' from an enclosing scope "
                                              "other than this function", node.loc)
-            # it is passed its value at the call: CPython's only if the variable holds that value by then, once
-            where = sole_definition(self.fn.body, {p.name for p in self.fn.params}, name)
-            if where is None or where >= (top_level_index(self.fn.body, node) or 0) \
-                    or any(name in info.writes for info in self.tf.fallbacks.values()):
-                # (the whole function: the def, run as Python, made a cell that compiled stores do not reach)
-                raise FunctionNotCompilable(
-                    f"nested function {fn.__name__}() reads '{name}', which is not assigned once before this call",
-                    node.loc, f"assign '{name}' once, before the call, or pass it as an argument")
             t = self.tf.var_types.get(name)
             if t is None:
                 self.unknown.append(node)
                 return None
+            # it is passed the variable's value at the call: CPython's if the variable is surely assigned by
+            # then (a top-level assignment before the call's statement) and every assignment gives its type
+            first = first_definition(self.fn.body, {p.name for p in self.fn.params}, name)
+            types = {dt for d, dt in self.def_types.items() if getattr(d, "id", None) == name}
+            if first is None or first >= (top_level_index(self.fn.body, node) or 0) or types - {t} \
+                    or any(name in info.writes for info in self.tf.fallbacks.values()):
+                # (the whole function: the def, run as Python, made a cell that compiled stores do not reach)
+                raise FunctionNotCompilable(
+                    f"nested function {fn.__name__}() reads '{name}', which may be unassigned at this call or hold "
+                    "values of other types", node.loc,
+                    f"assign '{name}' before the call, with values of one type, or pass it as an argument")
             outer.append(t)
         return self.call_jit(node, fn, fn, args, kwargs, tuple(free), tuple(outer))
 

@@ -202,7 +202,9 @@ class CallTyping:
         args = []
         for a in list(node.args) + [k.value for k in node.keywords]:
             if isinstance(a, h.Name) and a.id in self.local_defs:  # made by Python at run time: no type here
-                raise UnsupportedSyntaxError(
+                # (the whole function: a statement run as Python would call it with cells compiled stores
+                # do not reach)
+                raise FunctionNotCompilable(
                     f"passing the nested function '{a.id}' to a function is not supported in compiled code", a.loc,
                     "define it at module level (a function of the module is passed as a compiled value), or write "
                     "it as a lambda that reads no local variables")

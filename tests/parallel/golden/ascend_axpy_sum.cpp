@@ -4,6 +4,9 @@
 #define TR_BOUNDSCHECK 1
 #define TR_UNIT_PATHS 0
 #define TR_NUMPY_CMUL_FMA <this NumPy>
+#define TR_MSG_INT_MOD_ZERO <this Python>
+#define TR_MSG_MIN_EMPTY <this Python>
+#define TR_MSG_MAX_EMPTY <this Python>
 #include "transpile_rt/array.hpp"
 #include "transpile_rt/expr.hpp"
 #include "transpile_rt/index.hpp"
