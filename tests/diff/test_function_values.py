@@ -321,7 +321,8 @@ def test_a_nested_function_reads_the_enclosing_variable_as_cpython():
     """Probe finds: the value passed for a free variable was the variable's
     C++ value at the call, in its joined type (10.0 for CPython's 10), and 0
     where CPython raises NameError (read before assigned).  Unless the variable
-    is assigned once, before the call, the function runs in CPython."""
+    is surely assigned before the call, with values of one type, the function
+    runs in CPython."""
     from transpile import jit as plain_jit
 
     with warnings.catch_warnings():
