@@ -415,11 +415,9 @@ template <class T> inline none_t heap_push(const List<T> &h, T item) {
     return none_t{};
 }
 template <class T> inline T heap_pop(const List<T> &h) {
-    const int64_t n = h.size();
-    if (n == 0) raise(TR_ERR_INDEX, "index out of range");
-    T last = static_cast<T &&>(h[n - 1]);
-    h.truncate(n - 1);
-    if (n == 1) return last;
+    if (h.size() == 0) raise(TR_ERR_INDEX, "index out of range");  // heapq's words, not list.pop's
+    T last = list_pop(h);
+    if (h.size() == 0) return last;
     T top = static_cast<T &&>(h[0]);
     h[0] = static_cast<T &&>(last);
     heap_sift_up(h, 0);
