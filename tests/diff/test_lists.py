@@ -394,7 +394,9 @@ def test_heapq_needs_a_list():
 def sorted_with_nans(values, arr):
     m = list(values)
     m.sort(reverse=True)
-    return sorted(values), m, sorted(arr), sorted(values[:2])
+    k = list(values)
+    k.sort(key=abs)
+    return sorted(values), m, sorted(arr), sorted(values[:2]), k, sorted(values, key=lambda v: -v, reverse=True)
 
 
 def test_sorting_floats_with_a_nan_gives_cpythons_order():

@@ -32,12 +32,14 @@ class LambdaLowering:
         self.module.include("transpile_rt/list.hpp")
         lst = self.key_items(node, info)
         key = self.key_callable(info)
-        if info.which == "sort":
+        if info.which in ("sort", "sorted"):
             rev = self.key_reverse(node)
-            return CExpr(f"tr::list_sort_key({lst}, {key}{rev})")
-        if info.which == "sorted":
-            rev = self.key_reverse(node)
-            return CExpr(f"tr::list_sorted_key({lst}, {key}{rev})")
+            suffix = ""
+            if info.asks_python:  # float keys: with a NaN among them CPython's sort decides
+                self.module.include("transpile_rt/list_sort_python.hpp")
+                self.module.needs_host = True
+                suffix = "_floats"
+            return CExpr(f"tr::list_{info.which}_key{suffix}({lst}, {key}{rev})")
         return CExpr(f"tr::list_{info.which}_key({lst}, {key})")
 
     def key_reverse(self, node) -> str:

@@ -260,6 +260,7 @@ class KeyInfo:
     elem: T.Type
     keycall: h.Call  # synthetic call of the key function (its tf.calls entry is the specialization)
     iter_node: object
+    asks_python: bool = False  # a sort by float keys: with a NaN key, CPython's sort decides (listsort.py)
 
 
 def _elements(typer, node, t):
@@ -390,7 +391,8 @@ def key_call(typer, node: h.Call, which: str, recv=None):
     if ret is None:
         return None
     _orderable(typer, key_node, ret)
-    typer.tf.calls[node] = ("keyfn", which, KeyInfo(which, kind, elem, keycall, iter_node))
+    floats = which in ("sort", "sorted") and isinstance(ret, T.Scalar) and ret.kind == "f"
+    typer.tf.calls[node] = ("keyfn", which, KeyInfo(which, kind, elem, keycall, iter_node, floats))
     if which == "sort":
         return T.NONE
     if which == "sorted":

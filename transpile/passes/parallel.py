@@ -180,14 +180,24 @@ def _sequential_reason(typer, loop, nested: bool) -> str | None:
                     "in order")
     for n in walk_body(loop.body):
         call = tf.calls.get(n)  # calls, and the f-strings that write text through Python (STR_REPR)
-        if call and call[0] == "lib" and call[1].needs_python:
-            return (f"line {n.loc.line} calls {call[1].name}(), which needs the interpreter lock: the prange loop "
-                    "runs in order")
+        if call and needs_interpreter(call):
+            return (f"line {n.loc.line} calls {needs_interpreter(call)}(), which needs the interpreter lock: the "
+                    "prange loop runs in order")
         if call and call[0] == "jit":
             callee = typer.program.functions.get(call[1])
             if callee is not None and runs_python(typer.program, callee, set()):
                 return (f"line {n.loc.line} calls {callee.hir.name}(), which runs code as Python (JIT Fallback): "
                         "the prange loop runs in order")
+    return None
+
+
+def needs_interpreter(call) -> str | None:
+    """The name of a call that runs the interpreter: a library call into Python, a sort by float keys
+    (which may ask CPython's sort, lambdas.KeyInfo); None for the others."""
+    if call[0] == "lib" and call[1].needs_python:
+        return call[1].name
+    if call[0] == "keyfn" and call[2].asks_python:
+        return call[2].which
     return None
 
 
@@ -201,8 +211,9 @@ def runs_python(program, tf, seen: set, unknown: bool = False) -> bool:
     seen.add(id(tf))
     if tf.fallbacks:
         return True
-    for kind, target, _ in tf.calls.values():
-        if kind == "lib" and target.needs_python:
+    for call in tf.calls.values():
+        kind, target = call[0], call[1]
+        if needs_interpreter(call):
             return True
         if kind == "jit" and runs_python(program, program.functions.get(target), seen, unknown):
             return True

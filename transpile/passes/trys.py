@@ -31,7 +31,7 @@ from ..diagnostics import UnsupportedSyntaxError
 from ..hir import nodes as h
 from ..hir import types as T
 from .hir_walk import all_writes, expr_reads, nested_blocks, walk, walk_body
-from .parallel import runs_python
+from .parallel import needs_interpreter, runs_python
 
 # class -> the error codes of compiled code it catches (abi.h)
 CATCHES = {ZeroDivisionError: ("TR_ERR_ZERODIV",), IndexError: ("TR_ERR_INDEX", "TR_ERR_AXIS"),
@@ -89,9 +89,9 @@ def _body_runs_no_python(typer, s, body) -> None:
         call = tf.calls.get(n)
         if call is None:
             continue
-        if call[0] == "lib" and call[1].needs_python:
-            raise UnsupportedSyntaxError(f"a try body calling {call[1].name}(), which runs Python, is not compiled",
-                                         s.loc)
+        if needs_interpreter(call):
+            raise UnsupportedSyntaxError(f"a try body calling {needs_interpreter(call)}(), which runs Python, is not "
+                                         "compiled", s.loc)
         if call[0] == "jit" and runs_python(typer.program, typer.program.functions.get(call[1]), set(), unknown=True):
             raise UnsupportedSyntaxError("a try body calling a function that runs Python is not compiled", s.loc)
 
