@@ -349,3 +349,18 @@ def test_ellipsis_refusals():
         warnings.simplefilter("ignore", TranspileFallbackWarning)
         with pytest.raises(IndexError, match="single ellipsis"):
             fallback(rand((2, 3)))
+
+
+@jit
+def expanded(a):
+    return np.expand_dims(a, 0), np.expand_dims(a, 1), np.expand_dims(a, -1), np.expand_dims(a, (0, 2))
+
+
+def test_expand_dims_strides_are_reshapes():
+    """np.expand_dims reshapes: a new length-1 axis has the stride of the block it
+    joins (48 before a (2, 3) float64 array's first axis), where a[None] has 0."""
+    for a in (np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)[:, ::2], np.arange(3.0),
+              np.arange(6.0).reshape(2, 3).T):
+        got, expected = expanded(a), expanded.py_func(a)
+        assert [g.strides for g in got] == [e.strides for e in expected]
+        assert all(np.array_equal(g, e) and np.shares_memory(g, a) for g, e in zip(got, expected))

@@ -195,7 +195,13 @@ def _expand_dims_infer(site):
     return _newaxes_type(a, parts), parts
 
 
-register(np.expand_dims, Entry("numpy.expand_dims", _expand_dims_infer, lowering(_newaxes_lower), (H_SHAPE,)))
+def _expand_dims_lower(ls):
+    new_axes = sum(1 << k for k, part in enumerate(ls.site_info) if part == "tr::newaxis")
+    view = _newaxes_lower(ls)
+    return CExpr(f"tr::np::as_reshaped({view.code}, {ls.lower.ev(ls.args[0])}, uint64_t({new_axes}))")
+
+
+register(np.expand_dims, Entry("numpy.expand_dims", _expand_dims_infer, lowering(_expand_dims_lower), (H_SHAPE,)))
 
 
 def _atleast(n):

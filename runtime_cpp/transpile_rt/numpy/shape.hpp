@@ -236,5 +236,23 @@ template <class T, int N, int L> Array<T, 1, C> ravel(const Array<T, N, L> &a) {
 // a.flatten(): always a copy.
 template <class T, int N, int L> Array<T, 1, C> flatten(const Array<T, N, L> &a) { return detail::flat_copy(a); }
 
+// np.expand_dims makes its view by reshaping, which gives a new length-1
+// axis the stride of the block it joins (NumPy's _attempt_nocopy_reshape):
+// the next axis's stride times its length, or, after the last axis, that
+// axis's stride -- where a[None] (newaxis) gives 0.  Bit k of new_axes: axis
+// k of the view is new.
+template <class R, class A> inline R as_reshaped(R v, const A &a, uint64_t new_axes) {
+    const int64_t last = A::ndim > 0 ? a.stride(A::ndim - 1) : 1;
+    bool trailing = true;
+    for (int k = R::ndim - 1; k >= 0; --k) {
+        if (!((new_axes >> k) & 1)) {
+            trailing = false;
+            continue;
+        }
+        v.strides[k] = trailing ? last : v.stride(k + 1) * v.shape[k + 1];
+    }
+    return v;
+}
+
 }  // namespace np
 }  // namespace tr
