@@ -139,7 +139,7 @@ typedef struct tr_value {
     int32_t kind;
     int32_t typenum;
     int32_t ndim;
-    int32_t reserved;
+    int32_t reserved;           /* TR_V_ARRAY: 1 for a view Python gets read-only (fallback.hpp box) */
     union {
         int64_t i;
         uint64_t u;

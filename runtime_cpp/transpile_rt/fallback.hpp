@@ -103,11 +103,13 @@ template <class T> inline tr_value box(const T &v, bool weak = false) {
     return out;
 }
 
-template <class T, int N, int L> inline tr_value box(const Array<T, N, L> &a, bool = false) {
+// readonly: a view NumPy hands out read-only (np.diag of a 2-d array), so Python gets it so too.
+template <class T, int N, int L> inline tr_value box(const Array<T, N, L> &a, bool readonly = false) {
     tr_value out;
     out.kind = TR_V_ARRAY;
     out.typenum = typenum_of<T>::value;
     out.ndim = N;
+    out.reserved = readonly;
     out.object = nullptr;
     tr_array_out &o = out.array;
     o.data = reinterpret_cast<char *>(a.data);
@@ -152,6 +154,7 @@ template <class T, int N, int L> inline void expect(tr_value &v, const Array<T, 
     v.kind = TR_V_ARRAY;
     v.typenum = typenum_of<T>::value;
     v.ndim = N;
+    v.reserved = 0;
     v.object = nullptr;
 }
 inline void expect(tr_value &v, const Object &) {

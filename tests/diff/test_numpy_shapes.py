@@ -364,3 +364,20 @@ def test_expand_dims_strides_are_reshapes():
         got, expected = expanded(a), expanded.py_func(a)
         assert [g.strides for g in got] == [e.strides for e in expected]
         assert all(np.array_equal(g, e) and np.shares_memory(g, a) for g, e in zip(got, expected))
+
+
+def _diag_flags_in_python(x):
+    y = np.diag(x)
+    flags = y.flags.writeable  # runs as Python: reads the compiled view
+    return flags
+
+
+def test_a_read_only_view_reaches_python_read_only():
+    """Probe find: a statement run as Python saw np.diag's view of a 2-d array as writable."""
+    import warnings
+
+    from transpile import jit as plain_jit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert plain_jit(_diag_flags_in_python)(np.eye(2)) is _diag_flags_in_python(np.eye(2)) is False

@@ -53,6 +53,8 @@ class RegionLowering:
             weak = ", true" if isinstance(value_t, T.Scalar) and value_t.weak else ""
             if n in self.tf.path_types.tagged:  # a Python float or an np.float64 by path: its flag says which
                 weak = f", {self.weak_flag_of(n)}"
+            if isinstance(t, T.Array) and t.readonly:  # handed to Python read-only, as NumPy made it
+                weak = ", true"
             if isinstance(t, (T.Dict, T.Set, T.Tuple)):  # fallback code reads a copy (a new Python dict/set/tuple)
                 try:
                     boxes.append(f"tr::box({self.py_object(t, self.var(n))})")

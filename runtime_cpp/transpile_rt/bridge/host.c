@@ -52,7 +52,7 @@ static PyObject *box_value(tr_value *v) {
         return PyArray_Scalar(v->s.raw, descr_of[v->typenum], NULL);
     case TR_V_ARRAY: {
         if (v->typenum < 0 || v->typenum >= NPY_NTYPES_LEGACY || !descr_of[v->typenum]) break;
-        Node node = {K_ARRAY, v->typenum, v->ndim, 0, 0, 0};
+        Node node = {K_ARRAY, v->typenum, v->ndim, 0, v->reserved == 1, 0}; /* reserved: read-only (fallback.hpp) */
         return box_array(&node, &v->array);
     }
     case TR_V_OBJECT:
