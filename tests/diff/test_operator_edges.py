@@ -248,3 +248,24 @@ def abs_of_numpy_bool(x):
 def test_abs_of_a_numpy_bool_is_that_bool(check):
     check(abs_of_numpy_bool, np.True_)
     check(abs_of_numpy_bool, np.False_)
+
+
+@jit
+def nan_ignoring_extremes(x, y):
+    return np.fmax(x, y), np.fmin(x, y), np.maximum(x, y), np.minimum(x, y)
+
+
+def test_fmax_fmin_of_equal_zeros_give_the_first(check_bits):
+    """Probe find: np.fmax(0.0, -0.0) is NumPy's 0.0 (the first of two equals); compiled gave -0.0."""
+    for x, y in ((0.0, -0.0), (-0.0, 0.0), (1.0, math.nan), (math.nan, 1.0)):
+        check_bits(nan_ignoring_extremes, np.float64(x), np.float64(y))
+    check_bits(nan_ignoring_extremes, np.array([0.0, -0.0, math.nan]), np.array([-0.0, 0.0, 1.0]))
+
+
+def test_item_of_a_uint64_past_int64_raises_rather_than_wraps():
+    from transpile import jit as plain_jit
+
+    f = plain_jit(lambda a: a[0].item())
+    assert f(np.array([5], np.uint64)) == 5
+    with pytest.raises(OverflowError, match="Python int too large to convert to C long"):
+        f(np.array([2 ** 64 - 1], np.uint64))

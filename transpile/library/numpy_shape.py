@@ -314,9 +314,12 @@ def _item_infer(site):
 
 def _item_lower(ls):
     ct = ls.lower.ctype(ls.result)
-    if ls.site_info == "scalar":
-        return CExpr(f"tr::cast<{ct}>({ls.args[0].code})")
-    return CExpr(f"tr::cast<{ct}>(tr::np::item({ls.lower.ev(ls.args[0])}))")
+    value = ls.args[0].code if ls.site_info == "scalar" else f"tr::np::item({ls.lower.ev(ls.args[0])})"
+    a = ls.arg_types[0]
+    if (a.dtype if isinstance(a, T.Scalar) else a.scalar.dtype) == "uint64":  # past int64: no wrap
+        ls.lower.module.include("transpile_rt/builtins/builtins.hpp")
+        return CExpr(f"tr::builtins::to_int(uint64_t({value}))")
+    return CExpr(f"tr::cast<{ct}>({value})")
 
 
 register_method("item", Entry("item", _item_infer, _item_lower, (H_ITEM,)))

@@ -490,8 +490,7 @@ struct fmax {
             if (has_nan(b)) return a;
             if (has_nan(a)) return b;
         }
-        if constexpr (is_complex<T>::value) return a >= b ? a : b;
-        else return a > b ? a : b;
+        return a >= b ? a : b;  // NumPy's loop: the first of two equals (0.0 and -0.0)
     }
 };
 struct fmin {
@@ -500,8 +499,7 @@ struct fmin {
             if (has_nan(b)) return a;
             if (has_nan(a)) return b;
         }
-        if constexpr (is_complex<T>::value) return a <= b ? a : b;
-        else return a < b ? a : b;
+        return a <= b ? a : b;
     }
 };
 
