@@ -269,3 +269,17 @@ def test_item_of_a_uint64_past_int64_raises_rather_than_wraps():
     assert f(np.array([5], np.uint64)) == 5
     with pytest.raises(OverflowError, match="Python int too large to convert to C long"):
         f(np.array([2 ** 64 - 1], np.uint64))
+
+
+@jit
+def int_float_comparisons(n, x):
+    return n == x, n != x, n < x, n <= x, n > x, n >= x, x == n, x < n, x >= n, n == float(n), n // 1 == n / 1
+
+
+@pytest.mark.parametrize("n", [2 ** 53 + 1, 2 ** 63 - 1, -2 ** 63, -(2 ** 53) - 1, 7])
+@pytest.mark.parametrize("x", [9007199254740992.0, 9.223372036854776e18, -9.223372036854776e18, 7.5, -0.0,
+                               math.inf, math.nan])
+def test_an_int_and_a_float_compare_exactly(check, n, x):
+    """Probe find: CPython compares a Python int with a float exactly; compiled code
+    compared in double, where 2**53 + 1 == 2.0**53 (float_richcompare is exact)."""
+    check(int_float_comparisons, n, x)

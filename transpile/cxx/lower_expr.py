@@ -116,6 +116,11 @@ class ExprLowerer:
                 return self.lazy(f"tr::binary<{functor_of(BINARY_UFUNCS[op])}, {WIDE_INT}>({a.code}, {b.code})")
             (a, at), (b, bt) = self.zero_d(a, at), self.zero_d(b, bt)
             return CExpr(f"(static_cast<{WIDE_INT}>({a.code}) {op} static_cast<{WIDE_INT}>({b.code}))")
+        if op in COMPARISONS and ops.python_semantics and {getattr(at, "kind", ""), getattr(bt, "kind", "")} == {"i", "f"}:
+            # CPython compares a Python int with a float exactly (2**53 + 1 != 2.0**53), not in double
+            i, f = (a, b) if at.kind == "i" else (b, a)
+            order = "tr::py::int_float_order" if at.kind == "i" else "-tr::py::int_float_order"
+            return CExpr(f"tr::py::ordered({order}(int64_t({i.code}), double({f.code})), \"{op}\")")
         if isinstance(result, T.Array):
             functor = functor_of(BINARY_UFUNCS[op])
             if op == "**":

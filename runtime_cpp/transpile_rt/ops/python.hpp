@@ -49,6 +49,29 @@ template <class T> TR_HD inline T mod(T a, T b) {
     if (b == 0) raise(TR_ERR_ZERODIV, is_int<T>::value ? TR_MSG_INT_MOD_ZERO : "float modulo");
     return op::mod::apply(a, b);
 }
+// CPython's comparison of an int with a float: exact (float_richcompare),
+// where converting the int to double rounds past 2**53.  -1, 0, 1 as a < b,
+// a == b, a > b; 2 when b is NaN (every order false, != true).
+TR_HD inline int int_float_order(int64_t a, double b) {
+    if (b != b) return 2;
+    if (b >= 9223372036854775808.0) return -1;
+    if (b < -9223372036854775808.0) return 1;
+    const int64_t whole = int64_t(b);  // toward zero: exact, |b| < 2**63
+    if (a != whole) return a < whole ? -1 : 1;
+    const double frac = b - double(whole);  // exact, with b's sign
+    return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+}
+// A comparison's truth from such an order (-2: the NaN's 2, negated for b op a).
+TR_HD constexpr bool ordered(int order, const char *op) {
+    if (order == 2 || order == -2) return op[0] == '!';
+    switch (op[0]) {
+        case '<': return op[1] ? order <= 0 : order < 0;
+        case '>': return op[1] ? order >= 0 : order > 0;
+        case '=': return order == 0;
+        default: return order != 0;
+    }
+}
+
 // CPython's int shifts: a negative count is a ValueError; a count of 64 or
 // more shifts every bit out (x >> n is then 0 or -1, exactly as CPython's; x
 // << n is the exact result modulo 2^64, as every int64 operation here wraps).
