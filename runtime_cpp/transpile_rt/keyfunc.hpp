@@ -17,10 +17,9 @@ template <class T, class F> inline auto list_keys(const List<T> &l, F &key) {
     return keys;
 }
 
-template <class T, class F> inline none_t list_sort_key(const List<T> &l, F key, bool reverse = false) {
+// l ordered by keys (keys[i] is l[i]'s), stably.
+template <class T, class K> inline none_t list_sort_by_keys(const List<T> &l, const List<K> &keys, bool reverse) {
     const int64_t n = l.size();
-    if (n == 0) return none_t{};
-    auto keys = list_keys(l, key);
     if (n < 2) return none_t{};
     List<int64_t> order = List<int64_t>::make(n);
     for (int64_t i = 0; i < n; ++i) order.push(i);
@@ -33,6 +32,11 @@ template <class T, class F> inline none_t list_sort_key(const List<T> &l, F key,
     List<T> items = list_copy(l);
     for (int64_t i = 0; i < n; ++i) l[i] = items[order[i]];
     return none_t{};
+}
+
+template <class T, class F> inline none_t list_sort_key(const List<T> &l, F key, bool reverse = false) {
+    if (l.size() == 0) return none_t{};
+    return list_sort_by_keys(l, list_keys(l, key), reverse);
 }
 
 // sorted(xs, key=...): `l` is a new list already (the caller copies).

@@ -40,8 +40,7 @@ template <class T, class F> inline none_t list_sort_key_floats(const List<T> &l,
     if (l.size() == 0) return none_t{};
     auto keys = list_keys(l, key);
     Array<int64_t, 1, C> order;
-    if (!detail::python_order(keys, reverse, order))
-        return list_sort_key(l, [&, i = int64_t(0)](const T &) mutable { return keys[i++]; }, reverse);
+    if (!detail::python_order(keys, reverse, order)) return list_sort_by_keys(l, keys, reverse);
     detail::permute(l, order);
     return none_t{};
 }

@@ -161,14 +161,17 @@ class ExprLowerer:
 
     def checks_python_int(self, op, ops, x: CExpr, t) -> bool:
         """Whether binop checks Python int operand x against a narrower dtype (weak_int_operand)."""
-        return not ops.python_semantics and op not in COMPARISONS and isinstance(t, T.Scalar) \
-            and t.dtype == "int64" and needs_check(t, ops.compute, x.code, "element")
+        return not ops.python_semantics and op not in COMPARISONS and self.python_int_checked(x, t, ops.compute)
+
+    @staticmethod
+    def python_int_checked(x: CExpr, t, compute: str) -> bool:
+        return isinstance(t, T.Scalar) and t.dtype == "int64" and needs_check(t, compute, x.code, "element")
 
     def weak_int_operand(self, x: CExpr, t: T.Type, compute: str):
         """A Python int operand of an operation computed in a narrower integer
         dtype: NumPy raises OverflowError when it does not fit ("Python integer
         300 out of bounds for int8"); literals that fit are left alone."""
-        if isinstance(t, T.Scalar) and needs_check(t, compute, x.code, "element") and t.dtype == "int64":
+        if self.python_int_checked(x, t, compute):
             return CExpr(checked(self, x.code, t, compute)), T.Scalar(compute)
         return x, t
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..hir import nodes as h
 from ..hir import types as T
+from ..passes.hir_walk import walk
 from .model import CExpr
 from .names import weak_flag
 
@@ -74,6 +75,12 @@ class PathFlagLowering:
             return CExpr(f"([&]() {{ auto tr_l = {operands[0].code}; auto tr_r = {operands[1].code}; "
                          f"return {choice}; }}())")
         return CExpr(choice)
+
+    def reads_caught_flag(self, node) -> bool:
+        """Whether node's flag is made of a flag caught from a call in it: the
+        value must then be computed before the flag is read."""
+        calls = self.tf.path_types.call_flags if self.tf.path_types else ()
+        return bool(calls) and any(n in calls for n in walk(node))
 
     def weak_code(self, node) -> str:
         """C++ for whether node's value is a Python number (passes/paths.py):

@@ -44,7 +44,8 @@ class StatementLowering:
                 value = CExpr(self.hoist(value.code))
                 weak = self.hoist(self.callee_flag(s.value))
             elif dynamic:
-                value = CExpr(self.hoist(value.code))  # first: a call in it may set the flags its flag is made of
+                if self.reads_caught_flag(s.value):  # first: a call in it sets the flag its flag is made of
+                    value = CExpr(self.hoist(value.code))
                 weak = self.hoist(self.weak_code(s.value))
             self.assign_name(s.targets[0].id, value, vt, weak)
             return
@@ -275,9 +276,10 @@ class StatementLowering:
         name = node.id if isinstance(node, h.Name) else None
         if name in self.tf.path_types.tagged or node in self.tf.path_types.weak_exprs \
                 or node in self.tf.path_types.weak_calls or node in self.tf.path_types.weak_choices:
-            # the value first: a call in it sets the flag read after it (lower_paths.py)
-            return f"([&]() {{ {ctype(self.type_of(node))} tr_v = {code}; " \
-                   f"return tr::topy::one(tr_v, {self.weak_code(node)}); }}())"
+            if self.reads_caught_flag(node):  # the value first: a call in it sets the flag read after it
+                return f"([&]() {{ {ctype(self.type_of(node))} tr_v = {code}; " \
+                       f"return tr::topy::one(tr_v, {self.weak_code(node)}); }}())"
+            return f"tr::topy::one({ctype(self.type_of(node))}({code}), {self.weak_code(node)})"
         out = to_py(self.type_of(node), code)
         for i, alt in reversed(list(enumerate(self.tf.path_types.boxed.get(name, ())))):
             out = f"({kind_slot(self.var(name))} == {i} ? {to_py(alt, alt_slot(self.var(name), i))} : {out})"

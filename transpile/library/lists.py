@@ -126,14 +126,14 @@ METHODS = {n: _method(n) for n in ("append", "extend", "insert", "pop", "remove"
 H_SORT_PYTHON = "transpile_rt/list_sort_python.hpp"
 
 
-def _float_elements(t) -> bool:
+def float_elements(t) -> bool:
     """A list of floats: with a NaN among them, CPython's own sort decides the order (list_sort_python.hpp)."""
     return isinstance(t, T.List) and isinstance(t.elem, T.Scalar) and t.elem.kind == "f"
 
 
 def _sort_function(ls, t) -> str:
     """The runtime's sort for a list of type t."""
-    if not _float_elements(t):
+    if not float_elements(t):
         return "list_sort"
     ls.lower.module.needs_host = True  # the call into Python
     return "list_sort_floats"
@@ -361,7 +361,7 @@ def _sorted(site):
     if rev is not None and not (isinstance(rev, T.Scalar) and rev.kind in "biu"):
         raise site.error("sorted(reverse=) needs a bool")
     info = (kind, site.arg_nodes[0] if kind == "iterable" else ())
-    return T.List(elem), (Handoff(SORTED_FLOATS, info) if _float_elements(T.List(elem)) else info)
+    return T.List(elem), (Handoff(SORTED_FLOATS, info) if float_elements(T.List(elem)) else info)
 
 
 def _sorted_lower(ls):

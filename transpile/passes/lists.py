@@ -271,7 +271,7 @@ def method_call(typer, node: h.Call, recv: T.List, name: str):
             _orderable(typer, node, recv.elem)
         if "reverse" in kwargs and not (isinstance(kwargs["reverse"], T.Scalar) and kwargs["reverse"].kind in "biu"):
             raise typer.error(node, "sort(reverse=) needs a bool")
-    floats = name == "sort" and isinstance(recv.elem, T.Scalar) and recv.elem.kind == "f"  # may ask Python
+    floats = name == "sort" and L.float_elements(recv)  # may ask CPython's sort (list_sort_python.hpp)
     typer.tf.calls[node] = ("lib", L.METHODS["sort_floats" if floats else name], name)
     return result
 
